@@ -1,0 +1,380 @@
+//! Rule sets and the one question every caller asks: is the game over here,
+//! how, and who won?
+
+use super::movegen::legal_moves;
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use super::square::{Color, PieceKind};
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, Default)]
+pub enum RuleSet {
+    /// FSF's `janggi`: bikjang rule, counting, 3-fold, 100 plies.
+    #[default]
+    Janggi,
+    /// Bikjang rule, no counting (those endings draw).
+    Traditional,
+    /// No bikjang rule, counting, 4-fold plus back-and-forth, 200 plies.
+    Modern,
+    /// No bikjang rule, no counting.
+    Casual,
+    /// KJA point-scored games.
+    Kja,
+    /// KOJF rules (2020, revised 2022).
+    Kojf,
+}
+
+impl RuleSet {
+    pub const ALL: [RuleSet; 6] = [
+        RuleSet::Janggi,
+        RuleSet::Traditional,
+        RuleSet::Modern,
+        RuleSet::Casual,
+        RuleSet::Kja,
+        RuleSet::Kojf,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleSet::Janggi => "janggi",
+            RuleSet::Traditional => "janggitraditional",
+            RuleSet::Modern => "janggimodern",
+            RuleSet::Casual => "janggicasual",
+            RuleSet::Kja => "kja",
+            RuleSet::Kojf => "kojf",
+        }
+    }
+
+    /// Endings other than checkmate are decided by the count (else drawn).
+    pub fn counting(self) -> bool {
+        !matches!(self, RuleSet::Traditional | RuleSet::Casual)
+    }
+
+    /// The n-th occurrence of a position ends the game.
+    pub fn repetition_count(self) -> usize {
+        match self {
+            RuleSet::Modern | RuleSet::Kojf => 4,
+            _ => 3,
+        }
+    }
+
+    /// Plies without capture that end the game.
+    pub fn move_limit(self) -> u32 {
+        match self {
+            RuleSet::Modern => 200,
+            _ => 100,
+        }
+    }
+
+    /// Is the bikjang rule in force in this position?
+    #[inline]
+    pub fn bikjang_in_force(self, pos: &Position) -> bool {
+        match self {
+            RuleSet::Janggi | RuleSet::Traditional => true,
+            RuleSet::Modern | RuleSet::Casual => false,
+            RuleSet::Kja => {
+                pos.material_points(Color::Cho) < 30 && pos.material_points(Color::Han) < 30
+            }
+            // From the move after the first capture.
+            RuleSet::Kojf => pos.piece_count() < 32,
+        }
+    }
+
+    /// Removes moves that the game's history forbids. KJA: a move that would
+    /// repeat a position for the third time is illegal unless both sides are
+    /// under 30 points.
+    pub fn apply_history_bans(self, pos: &Position, list: &mut MoveList) {
+        if self != RuleSet::Kja || pos.halfmove() < 4 {
+            return;
+        }
+        if pos.material_points(Color::Cho) < 30 && pos.material_points(Color::Han) < 30 {
+            return;
+        }
+        let mut p = pos.clone();
+        list.retain(|m| {
+            p.make(m);
+            let reps = occurrences(&p);
+            p.unmake();
+            reps < 3
+        });
+    }
+}
+
+impl FromStr for RuleSet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<RuleSet, String> {
+        let l = s.to_ascii_lowercase();
+        RuleSet::ALL
+            .into_iter()
+            .find(|r| r.name() == l)
+            .ok_or_else(|| format!("unknown rule set '{}' (janggi, janggitraditional, janggimodern, janggicasual, kja, kojf)", s.chars().take(32).collect::<String>()))
+    }
+}
+
+impl fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+}
+
+impl Outcome {
+    /// "1-0", "0-1" or "1/2-1/2" (Cho is white).
+    pub fn result_string(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Cho) => "1-0",
+            Outcome::Win(Color::Han) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum EndReason {
+    Checkmate,
+    DoublePass,
+    Bikjang,
+    Repetition,
+    PerpetualCheck,
+    MoveLimit,
+    BackAndForth,
+}
+
+impl EndReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            EndReason::Checkmate => "checkmate",
+            EndReason::DoublePass => "double pass",
+            EndReason::Bikjang => "bikjang",
+            EndReason::Repetition => "repetition",
+            EndReason::PerpetualCheck => "perpetual check",
+            EndReason::MoveLimit => "move limit",
+            EndReason::BackAndForth => "back-and-forth",
+        }
+    }
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct GameEnd {
+    pub outcome: Outcome,
+    pub reason: EndReason,
+    /// The outcome was decided by counting material.
+    pub counted: bool,
+}
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.outcome.result_string(), self.reason.name())?;
+        if self.counted {
+            write!(f, " (count)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Counting: Cho wins iff its points exceed Han's by more than Han's 1.5 bonus.
+pub fn count_winner(pos: &Position) -> Color {
+    if pos.material_points(Color::Cho) - pos.material_points(Color::Han) > 1 {
+        Color::Cho
+    } else {
+        Color::Han
+    }
+}
+
+/// Points with Han's bonus, in half points (Cho 144, Han 147 at the start).
+pub fn count_half_points(pos: &Position, c: Color) -> i32 {
+    2 * pos.material_points(c) + if c == Color::Han { 3 } else { 0 }
+}
+
+fn counted_or_draw(pos: &Position, reason: EndReason) -> GameEnd {
+    if pos.rules().counting() {
+        GameEnd {
+            outcome: Outcome::Win(count_winner(pos)),
+            reason,
+            counted: true,
+        }
+    } else {
+        GameEnd {
+            outcome: Outcome::Draw,
+            reason,
+            counted: false,
+        }
+    }
+}
+
+/// Endings that need no claim: checkmate, two passes, bikjang accepted.
+pub fn immediate_end(pos: &Position) -> Option<GameEnd> {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    if !list.is_empty() {
+        return None;
+    }
+    if pos.last_was_pass() {
+        let h = pos.history();
+        let n = h.len();
+        if n >= 2 && h[n - 2].mv.is_some_and(|m| m.is_pass()) {
+            return Some(counted_or_draw(pos, EndReason::DoublePass));
+        }
+        if pos.bikjang() {
+            return Some(counted_or_draw(pos, EndReason::Bikjang));
+        }
+    }
+    Some(GameEnd {
+        outcome: Outcome::Win(!pos.side_to_move()),
+        reason: EndReason::Checkmate,
+        counted: false,
+    })
+}
+
+/// How often the current position has occurred since the last capture
+/// (this occurrence included).
+pub fn occurrences(pos: &Position) -> usize {
+    let h = pos.history();
+    let n = h.len();
+    let key = h[n - 1].key;
+    let span = (pos.halfmove() as usize).min(n - 1);
+    let mut count = 1;
+    let mut i = 2;
+    while i <= span {
+        if h[n - 1 - i].key == key {
+            count += 1;
+        }
+        i += 2;
+    }
+    count
+}
+
+/// Index (into history) of the earliest occurrence of the current position in
+/// the repetition window, counting back `reps - 1` earlier occurrences.
+fn cycle_start(pos: &Position, reps: usize) -> Option<usize> {
+    let h = pos.history();
+    let n = h.len();
+    let key = h[n - 1].key;
+    let span = (pos.halfmove() as usize).min(n - 1);
+    let mut found = 1;
+    let mut i = 2;
+    while i <= span {
+        if h[n - 1 - i].key == key {
+            found += 1;
+            if found == reps {
+                return Some(n - 1 - i);
+            }
+        }
+        i += 2;
+    }
+    None
+}
+
+/// Did `side` give check with every one of its moves after history index `start`?
+fn checked_throughout(pos: &Position, start: usize, side: Color) -> bool {
+    let h = pos.history();
+    let n = h.len();
+    // State i was reached by a move of the side not to move in state i.
+    let mut moved = false;
+    for (i, st) in h.iter().enumerate().take(n).skip(start + 1) {
+        let mover = if (n - 1 - i) % 2 == 0 {
+            !pos.side_to_move()
+        } else {
+            pos.side_to_move()
+        };
+        if mover == side {
+            moved = true;
+            if !st.in_check {
+                return false;
+            }
+        }
+    }
+    moved
+}
+
+/// Endings by repetition and the move limit.
+pub fn optional_end(pos: &Position) -> Option<GameEnd> {
+    let rules = pos.rules();
+    let reps = rules.repetition_count();
+    if let Some(start) = cycle_start(pos, reps) {
+        let stm = pos.side_to_move();
+        let them_checked = checked_throughout(pos, start, !stm);
+        let us_checked = checked_throughout(pos, start, stm);
+        if them_checked != us_checked {
+            let loser = if them_checked { !stm } else { stm };
+            return Some(GameEnd {
+                outcome: Outcome::Win(!loser),
+                reason: EndReason::PerpetualCheck,
+                counted: false,
+            });
+        }
+        if rules == RuleSet::Kojf {
+            // The fourth repetition loses for the side that made it.
+            return Some(GameEnd {
+                outcome: Outcome::Win(stm),
+                reason: EndReason::Repetition,
+                counted: false,
+            });
+        }
+        return Some(counted_or_draw(pos, EndReason::Repetition));
+    }
+    if rules == RuleSet::Modern {
+        if let Some(loser) = back_and_forth(pos) {
+            return Some(GameEnd {
+                outcome: Outcome::Win(!loser),
+                reason: EndReason::BackAndForth,
+                counted: false,
+            });
+        }
+    }
+    if pos.halfmove() >= rules.move_limit() {
+        return Some(counted_or_draw(pos, EndReason::MoveLimit));
+    }
+    None
+}
+
+/// janggimodern: the side that just moved shuttled one piece (not general or
+/// guard) A-B-A-B with no capture or check in between.
+fn back_and_forth(pos: &Position) -> Option<Color> {
+    let h = pos.history();
+    let n = h.len();
+    if n < 8 || pos.halfmove() < 7 {
+        return None;
+    }
+    // The mover's last four moves are at states n-1, n-3, n-5, n-7.
+    let mv = |i: usize| h[i].mv;
+    let (m4, m3, m2, m1) = (mv(n - 1)?, mv(n - 3)?, mv(n - 5)?, mv(n - 7)?);
+    if [m1, m2, m3, m4].iter().any(|m| m.is_pass()) {
+        return None;
+    }
+    let shuttle = m2.from() == m1.to()
+        && m2.to() == m1.from()
+        && m3.from() == m2.to()
+        && m3.to() == m2.from()
+        && m4.from() == m3.to()
+        && m4.to() == m3.from();
+    if !shuttle {
+        return None;
+    }
+    let piece = pos.piece_at(m4.to())?;
+    if matches!(piece.kind(), PieceKind::General | PieceKind::Guard) {
+        return None;
+    }
+    if (n - 7..n).any(|i| h[i].in_check) {
+        return None;
+    }
+    Some(!pos.side_to_move())
+}
+
+/// The whole verdict: immediate endings first, then the optional ones.
+pub fn game_end(pos: &Position) -> Option<GameEnd> {
+    immediate_end(pos).or_else(|| optional_end(pos))
+}
+
+/// All legal moves as a convenience vector.
+pub fn legal_move_vec(pos: &Position) -> Vec<Move> {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.as_slice().to_vec()
+}

@@ -1,0 +1,4 @@
+//! Janggun: a Janggi (Korean chess) engine.
+
+pub mod board;
+pub mod tools;

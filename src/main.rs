@@ -1,0 +1,124 @@
+use clap::{Parser, Subcommand};
+use janggun::board::{Position, RuleSet, Setup};
+use janggun::tools;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(
+    name = "janggun",
+    version,
+    about = "Janggi engine (UCI/UCCI). With no subcommand, runs the protocol loop."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree.
+    Perft {
+        depth: u32,
+        /// Start from this FEN (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Start from a named setup: Cho's then Han's arrangement (inner, outer, left, right).
+        #[arg(long, num_args = 2, value_names = ["CHO", "HAN"])]
+        setup: Option<Vec<String>>,
+        #[arg(long, default_value = "janggi")]
+        variant: String,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Rules oracle for scripts.
+    Rules {
+        /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
+        #[arg(long)]
+        batch: bool,
+    },
+}
+
+fn run_perft(
+    depth: u32,
+    fen: Option<String>,
+    setup: Option<Vec<String>>,
+    variant: &str,
+    divide: bool,
+    threads: usize,
+) -> Result<(), String> {
+    let rules: RuleSet = variant.parse()?;
+    let pos = match (fen, setup) {
+        (Some(_), Some(_)) => return Err("give either --fen or --setup, not both".into()),
+        (Some(f), None) => Position::from_fen(&f, rules).map_err(|e| format!("bad FEN: {e}"))?,
+        (None, Some(s)) => {
+            let cho: Setup = s[0].parse()?;
+            let han: Setup = s[1].parse()?;
+            janggun::board::notation::setup_position(cho, han, rules).map_err(|e| e.to_string())?
+        }
+        (None, None) => Position::startpos(rules),
+    };
+    if threads == 0 || threads > 1024 {
+        return Err(format!("--threads must be 1..1024, got {threads}"));
+    }
+    let start = Instant::now();
+    let total = if divide || threads > 1 {
+        let lines = tools::perft::divide(&pos, depth.max(1), threads);
+        if depth == 0 {
+            1
+        } else {
+            for (m, n) in &lines {
+                if divide {
+                    println!("{m}: {n}");
+                }
+            }
+            if divide {
+                println!();
+            }
+            lines.iter().map(|(_, n)| n).sum()
+        }
+    } else {
+        let mut p = pos.clone();
+        tools::perft::perft(&mut p, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes searched: {total}");
+    eprintln!(
+        "time {:.3} s, {:.0} leaves/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft {
+            depth,
+            fen,
+            setup,
+            variant,
+            divide,
+            threads,
+        }) => run_perft(depth, fen, setup, &variant, divide, threads),
+        Some(Command::Rules { batch }) => {
+            if batch {
+                tools::batch::run().map_err(|e| e.to_string())
+            } else {
+                Err("rules: only --batch is supported".into())
+            }
+        }
+        None => Err("protocol loop not built yet".into()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Command-line tools built on the engine: perft, the rules batch interface.
+
+pub mod batch;
+pub mod perft;
