@@ -1,4 +1,5 @@
 //! Janggun: a Janggi (Korean chess) engine.
 
 pub mod board;
+pub mod search;
 pub mod tools;

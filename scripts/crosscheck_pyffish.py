@@ -1,0 +1,513 @@
+#!/usr/bin/env python3
+"""Differential test of Janggun's rules against pyffish (Fairy-Stockfish's Python binding).
+
+Plays random games with pyffish from all 16 start setups and, at every ply, compares
+pyffish's legal move set and game-end verdicts with the engine's batch interface:
+
+    <engine> rules --batch
+    in : <variant> <fen> [moves m1 m2 ...]           (one position per line)
+    out: legal <sorted moves> | immediate <v> | optional <v>    (v: none|1-0|0-1|1/2-1/2)
+         or: error <message>
+
+"immediate": no legal move (checkmate), two passes, pass while bikjang stands.
+"optional":  repetition (incl. perpetual check, janggimodern shuttling) and move limit.
+Results are from Cho's (white's) view. Semantics: scripts/PEERS.md.
+
+Each engine line carries the full game from its start FEN, so the engine's history
+handling (repetition window, passes) is tested. pyffish is queried with the position
+before the last capture plus the moves since (equivalent for FSF, since its repetition
+window ends at the last capture; checked by --selftest) because every pyffish call costs
+~1.4 ms of fixed overhead plus ~5 us per replayed move.
+
+pyffish's is_immediate_game_end / is_optional_game_end are only called where they can
+possibly be true (after a pass or with facing generals; when the move clock is near the
+limit, the position occurred before, or a piece went back) plus a random 5% of plies;
+--full-oracle calls them at every ply, and --selftest checks the shortcut against it.
+
+Usage:
+  scripts/crosscheck_pyffish.py [--engine target/release/janggun] [--games 2000] [--seed S]
+                                [--variants janggi,janggitraditional,...] [--max-plies 300]
+  scripts/crosscheck_pyffish.py --selftest [--games 200]     (pyffish only, no engine)
+Ends with a line "N passed, M failed" (positions); exit status 1 if M > 0, 2 on an
+engine/setup error.
+"""
+
+import argparse
+import multiprocessing as mp
+import os
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+
+try:
+    import pyffish as sf
+except ImportError:  # pragma: no cover
+    sys.exit("error: pyffish is not installed (pip install pyffish)")
+
+FSF_VARIANTS = ["janggi", "janggitraditional", "janggimodern", "janggicasual"]
+CHO_BACK = ["RNBA1ABNR", "RBNA1ANBR", "RBNA1ABNR", "RNBA1ANBR"]
+HAN_BACK = ["rnba1abnr", "rbna1anbr", "rnba1anbr", "rbna1abnr"]
+MID = "/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/"
+START_FENS = [f"{h}{MID}{c} w - - 0 1" for h in HAN_BACK for c in CHO_BACK]
+
+# Move-limit plies (FSF: optional end once the halfmove clock >= 2 * nMoveRule).
+MOVE_LIMIT = {"janggi": 100, "janggitraditional": 100, "janggicasual": 100, "janggimodern": 200}
+NFOLD = {"janggi": 3, "janggitraditional": 3, "janggicasual": 3, "janggimodern": 4}
+COUNTING = {"janggi": True, "janggitraditional": False, "janggicasual": False, "janggimodern": True}
+BIKJANG = {"janggi": True, "janggitraditional": True, "janggicasual": False, "janggimodern": False}
+VALUES = {"r": 13, "c": 7, "n": 5, "b": 3, "a": 3, "p": 2, "k": 0}
+
+MOVE_RE = re.compile(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$")
+FILES = "abcdefghi"
+
+
+# ----------------------------------------------------------------------------- board helpers
+
+def sq(move, which):
+    m = MOVE_RE.match(move)
+    if not m:
+        raise ValueError(f"bad move {move!r}")
+    return (m.group(1), int(m.group(2))) if which == 0 else (m.group(3), int(m.group(4)))
+
+
+def is_pass(move):
+    return sq(move, 0) == sq(move, 1)
+
+
+def reverse(move):
+    (f1, r1), (f2, r2) = sq(move, 0), sq(move, 1)
+    return f"{f2}{r2}{f1}{r1}"
+
+
+class Board:
+    """Minimal board tracker (no rules): piece placement, side to move, clocks."""
+
+    def __init__(self, fen):
+        parts = fen.split()
+        self.sq = {}
+        for i, row in enumerate(parts[0].split("/")):
+            rank = 10 - i
+            f = 0
+            for ch in re.findall(r"\d+|.", row):
+                if ch.isdigit():
+                    f += int(ch)
+                else:
+                    self.sq[(FILES[f], rank)] = ch
+                    f += 1
+        self.stm = parts[1]
+        self.clock = int(parts[4]) if len(parts) > 4 else 0
+        self.fullmove = int(parts[5]) if len(parts) > 5 else 1
+
+    def copy(self):
+        b = Board.__new__(Board)
+        b.sq, b.stm, b.clock, b.fullmove = dict(self.sq), self.stm, self.clock, self.fullmove
+        return b
+
+    def is_capture(self, move):
+        return not is_pass(move) and sq(move, 1) in self.sq
+
+    def push(self, move):
+        a, b = sq(move, 0), sq(move, 1)
+        if a != b:
+            captured = self.sq.pop(b, None)
+            self.sq[b] = self.sq.pop(a)
+            self.clock = 0 if captured else self.clock + 1
+        else:
+            self.clock += 1
+        if self.stm == "b":
+            self.fullmove += 1
+        self.stm = "b" if self.stm == "w" else "w"
+
+    def key(self):
+        return (tuple(sorted(self.sq.items())), self.stm)
+
+    def fen(self):
+        rows = []
+        for rank in range(10, 0, -1):
+            row, empty = "", 0
+            for f in FILES:
+                p = self.sq.get((f, rank))
+                if p is None:
+                    empty += 1
+                else:
+                    if empty:
+                        row += str(empty)
+                    row, empty = row + p, 0
+            if empty:
+                row += str(empty)
+            rows.append(row)
+        return f"{'/'.join(rows)} {self.stm} - - {self.clock} {self.fullmove}"
+
+    def generals_facing(self):
+        kings = [s for s, p in self.sq.items() if p in "kK"]
+        if len(kings) != 2 or kings[0][0] != kings[1][0]:
+            return False
+        f = kings[0][0]
+        lo, hi = sorted(k[1] for k in kings)
+        return all((f, r) not in self.sq for r in range(lo + 1, hi))
+
+    def material(self):
+        """(cho points, han points) without Han's 1.5 bonus."""
+        w = sum(VALUES[p.lower()] for p in self.sq.values() if p.isupper())
+        b = sum(VALUES[p] for p in self.sq.values() if p.islower())
+        return w, b
+
+
+# ----------------------------------------------------------------------------- verdicts
+
+def verdict(value, stm):
+    """pyffish value (side-to-move view) -> result from Cho's (white's) view."""
+    if value == 0:
+        return "1/2-1/2"
+    stm_wins = value > 0
+    return "1-0" if stm_wins == (stm == "w") else "0-1"
+
+
+def counting_verdict(board):
+    w, b = board.material()
+    return "1-0" if w - b > 1.5 else "0-1"
+
+
+class Oracle:
+    """pyffish queries for one game, rooted at the position before the last capture."""
+
+    def __init__(self, variant, fen, full, rng):
+        self.variant, self.full, self.rng = variant, full, rng
+        self.root_fen = fen      # pyffish root (position before the last capture, or start)
+        self.since = []          # moves from root_fen to the current position
+        self.board = Board(fen)
+        self.keys = [self.board.key()]  # positions since root_fen (for the shortcut)
+        self.calls = 0
+
+    def push(self, move):
+        if self.board.is_capture(move):
+            self.root_fen = self.board.fen()
+            self.since = []
+            self.keys = [self.board.key()]
+        self.board.push(move)
+        self.since.append(move)
+        self.keys.append(self.board.key())
+
+    def _q(self, fn):
+        self.calls += 1
+        return fn(self.variant, self.root_fen, self.since)
+
+    def legal(self):
+        return self._q(sf.legal_moves)
+
+    def may_end_immediately(self):
+        last = self.since[-1] if self.since else None
+        return (last is not None and is_pass(last)) or self.board.generals_facing()
+
+    def may_end_optionally(self):
+        b = self.board
+        if b.clock >= MOVE_LIMIT[self.variant] - 2:
+            return True
+        if self.keys[-1] in self.keys[:-1]:
+            return True
+        if self.variant == "janggimodern" and self.since and not is_pass(self.since[-1]):
+            rev = reverse(self.since[-1])
+            if rev in self.since[-5:-1]:
+                return True
+        return False
+
+    def answer(self, legal=None, force_full=False):
+        """(sorted legal moves, immediate verdict, optional verdict) at the current ply."""
+        if legal is None:
+            legal = self.legal()
+        stm = self.board.stm
+        full = self.full or force_full
+        spot = self.rng.random() < 0.05
+        imm = "none"
+        if full or spot or self.may_end_immediately() or not legal:
+            end, val = self._q(sf.is_immediate_game_end)
+            if end:
+                imm = verdict(val, stm)
+        if imm == "none" and not legal:
+            imm = verdict(self._q(sf.game_result), stm)
+        opt = "none"
+        if full or spot or self.may_end_optionally():
+            end, val = self._q(sf.is_optional_game_end)
+            if end:
+                opt = verdict(val, stm)
+        return sorted(legal), imm, opt
+
+
+# ----------------------------------------------------------------------------- random games
+
+def choose(rng, board, legal, history, style):
+    passes = [m for m in legal if is_pass(m)]
+    moves = [m for m in legal if not is_pass(m)]
+    if passes and board.generals_facing() and rng.random() < style["bikjang_pass"]:
+        return passes[0]
+    if passes and (not moves or rng.random() < style["pass"]):
+        return passes[0]
+    if len(history) >= 2 and not is_pass(history[-2]) and rng.random() < style["shuttle"]:
+        back = reverse(history[-2])
+        if back in moves:
+            return back
+    if rng.random() < style["capture"]:
+        caps = [m for m in moves if board.is_capture(m)]
+        if caps:
+            return rng.choice(caps)
+    return rng.choice(moves)
+
+
+def play_game(args):
+    """Worker: play one random game; return its record with pyffish's answers per ply."""
+    gi, seed, variants, max_plies, full, verify = args
+    rng = random.Random(f"{seed}:{gi}")
+    variant = variants[gi % len(variants)]
+    fen = rng.choice(START_FENS)
+    style = {
+        "pass": rng.choice([0.0, 0.02, 0.05, 0.12]),
+        "bikjang_pass": rng.choice([0.2, 0.6]),
+        "shuttle": rng.choice([0.0, 0.2, 0.5, 0.8]),
+        "capture": rng.choice([0.0, 0.3, 0.7]),
+    }
+    oracle = Oracle(variant, fen, full, random.Random(f"{seed}:{gi}:spot"))
+    moves, answers, problems = [], [], []
+    while True:
+        legal = oracle.legal()
+        ans = oracle.answer(legal)
+        if verify:
+            ref = oracle.answer(legal, force_full=True)
+            if ref != ans:
+                problems.append(f"shortcut differs at ply {len(moves)}: {ans[1:]} vs full {ref[1:]}")
+            full_legal = sf.legal_moves(variant, fen, moves)
+            if sorted(full_legal) != ans[0]:
+                problems.append(f"rooted legal moves differ at ply {len(moves)}")
+            if oracle.board.fen() != sf.get_fen(variant, fen, moves):
+                problems.append(f"FEN tracker differs at ply {len(moves)}: {oracle.board.fen()}")
+            for fn in (sf.is_immediate_game_end, sf.is_optional_game_end):
+                e1, v1 = fn(variant, fen, moves)
+                e2, v2 = fn(variant, oracle.root_fen, oracle.since)
+                if e1 != e2 or (e1 and v1 != v2):
+                    problems.append(f"rooted {fn.__name__} differs at ply {len(moves)}")
+        answers.append(ans)
+        if ans[1] != "none" or ans[2] != "none" or len(moves) >= max_plies or not legal:
+            break
+        m = choose(rng, oracle.board, legal, moves, style)
+        moves.append(m)
+        oracle.push(m)
+    reason = classify(variant, fen, moves, answers[-1], oracle.board, max_plies)
+    return {"gi": gi, "variant": variant, "fen": fen, "moves": moves, "answers": answers,
+            "reason": reason, "calls": oracle.calls, "problems": problems}
+
+
+def classify(variant, fen, moves, ans, board, max_plies):
+    _, imm, opt = ans
+    if imm != "none":
+        if not ans[0] and not (moves and is_pass(moves[-1])):
+            return "checkmate"
+        if len(moves) >= 2 and is_pass(moves[-1]) and is_pass(moves[-2]):
+            return "two-passes"
+        if moves and is_pass(moves[-1]):
+            return "bikjang-pass"
+        return "checkmate"
+    if opt != "none":
+        if board.clock >= MOVE_LIMIT[variant]:
+            return "move-limit"
+        b = Board(fen)
+        seen = Counter([b.key()])
+        for m in moves:
+            if b.is_capture(m):
+                seen = Counter()
+            b.push(m)
+            seen[b.key()] += 1
+        base = counting_verdict(board) if COUNTING[variant] else "1/2-1/2"
+        if seen[board.key()] >= NFOLD[variant]:
+            return "repetition" if opt == base else "repetition-perpetual"
+        return "shuttle(modern)" if variant == "janggimodern" else "optional-other"
+    return "max-plies"
+
+
+# ----------------------------------------------------------------------------- engine side
+
+class Engine:
+    def __init__(self, path, timeout):
+        self.timeout = timeout
+        try:
+            self.p = subprocess.Popen([path, "rules", "--batch"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, bufsize=1)
+        except OSError as e:
+            die(f"cannot start engine {path!r}: {e}")
+        self.out = queue.Queue()
+        self.wq = queue.Queue()
+        self.err_tail = []
+        threading.Thread(target=self._reader, daemon=True).start()
+        threading.Thread(target=self._writer, daemon=True).start()
+        threading.Thread(target=self._stderr, daemon=True).start()
+
+    def _reader(self):
+        for line in self.p.stdout:
+            self.out.put(line.rstrip("\r\n"))
+        self.out.put(None)
+
+    def _stderr(self):
+        for line in self.p.stderr:
+            self.err_tail = (self.err_tail + [line.rstrip()])[-10:]
+
+    def _writer(self):
+        while True:
+            data = self.wq.get()
+            if data is None:
+                break
+            try:
+                self.p.stdin.write(data)
+                self.p.stdin.flush()
+            except (BrokenPipeError, OSError):
+                break
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+
+    def send(self, lines):
+        self.wq.put("".join(l + "\n" for l in lines))
+
+    def recv(self):
+        try:
+            line = self.out.get(timeout=self.timeout)
+        except queue.Empty:
+            die(f"engine gave no answer within {self.timeout}s")
+        if line is None:
+            rc = self.p.wait()
+            die(f"engine died (exit status {rc}); stderr tail:\n  " + "\n  ".join(self.err_tail))
+        return line
+
+    def close(self):
+        self.wq.put(None)
+        try:
+            self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+
+
+def die(msg):
+    print(f"error: {msg}", file=sys.stderr)
+    print("0 passed, 1 failed")
+    sys.exit(2)
+
+
+def parse_engine(line):
+    if line.startswith("error"):
+        return None
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 3:
+        return None
+    f = [p.split() for p in parts]
+    if not f[0] or f[0][0] != "legal" or f[1][:1] != ["immediate"] or f[2][:1] != ["optional"] \
+            or len(f[1]) != 2 or len(f[2]) != 2:
+        return None
+    return sorted(f[0][1:]), f[1][1], f[2][1]
+
+
+def query_line(variant, fen, moves):
+    return f"{variant} {fen}" + (" moves " + " ".join(moves) if moves else "")
+
+
+# ----------------------------------------------------------------------------- main
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="target/release/janggun")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--variants", default=",".join(FSF_VARIANTS))
+    ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="pyffish worker processes")
+    ap.add_argument("--full-oracle", action="store_true", help="query every pyffish end check at every ply")
+    ap.add_argument("--selftest", action="store_true", help="pyffish only; print end-reason statistics")
+    ap.add_argument("--verify-every", type=int, default=10,
+                    help="selftest: check shortcuts against full-history pyffish every Nth game")
+    ap.add_argument("--max-report", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=120, help="seconds to wait for an engine line")
+    a = ap.parse_args()
+
+    variants = [v.strip() for v in a.variants.split(",") if v.strip()]
+    for v in variants:
+        if v not in FSF_VARIANTS:
+            sys.exit(f"error: pyffish has no Janggi variant {v!r} (known: {', '.join(FSF_VARIANTS)})")
+    engine = None
+    if not a.selftest:
+        if not os.path.exists(a.engine):
+            die(f"engine binary {a.engine!r} not found (cargo build --release?)")
+        engine = Engine(a.engine, a.timeout)
+
+    jobs = [(gi, a.seed, variants, a.max_plies, a.full_oracle,
+             a.selftest and a.verify_every > 0 and gi % a.verify_every == 0)
+            for gi in range(a.games)]
+    t0 = time.time()
+    passed = failed = reported = 0
+    reasons = defaultdict(Counter)
+    results = defaultdict(Counter)
+    plies = calls = verified = 0
+    problems = []
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    with ctx.Pool(max(1, a.jobs)) as pool:
+        for g in pool.imap(play_game, jobs, chunksize=2):
+            plies += len(g["moves"]) + 1
+            calls += g["calls"]
+            reasons[g["variant"]][g["reason"]] += 1
+            final = g["answers"][-1]
+            res = final[1] if final[1] != "none" else final[2] if final[2] != "none" else "*"
+            results[g["variant"]][res] += 1
+            if a.selftest:
+                if g["gi"] % max(1, a.verify_every) == 0 and a.verify_every > 0:
+                    verified += len(g["answers"])
+                for p in g["problems"]:
+                    problems.append(f"game {g['gi']} {g['variant']} {g['fen']}: {p}")
+                continue
+            lines = [query_line(g["variant"], g["fen"], g["moves"][:k]) for k in range(len(g["answers"]))]
+            engine.send(lines)
+            for k, line in enumerate(lines):
+                got_raw = engine.recv()
+                got = parse_engine(got_raw)
+                want = g["answers"][k]
+                if got == want:
+                    passed += 1
+                    continue
+                failed += 1
+                if reported < a.max_report:
+                    reported += 1
+                    print(f"MISMATCH {line}")
+                    print(f"  pyffish: immediate {want[1]} | optional {want[2]} | {len(want[0])} legal")
+                    if got is None:
+                        print(f"  engine : unparsable: {got_raw[:300]}")
+                    else:
+                        print(f"  engine : immediate {got[1]} | optional {got[2]} | {len(got[0])} legal")
+                        missing = sorted(set(want[0]) - set(got[0]))
+                        extra = sorted(set(got[0]) - set(want[0]))
+                        if missing or extra:
+                            print(f"  legal: engine misses {missing} ; engine extra {extra}")
+                    sys.stdout.flush()
+    if engine:
+        engine.close()
+    dt = time.time() - t0
+
+    print(f"# {a.games} games, {plies} positions, {calls} pyffish calls, {dt:.1f}s", file=sys.stderr)
+    for v in variants:
+        rs = ", ".join(f"{k} {n}" for k, n in sorted(reasons[v].items()))
+        res = ", ".join(f"{k} {n}" for k, n in sorted(results[v].items()))
+        print(f"# {v}: end reasons: {rs} | results: {res}", file=sys.stderr)
+    if a.selftest:
+        for p in problems[: a.max_report]:
+            print("SELFTEST " + p)
+        print(f"# selftest: {verified} positions checked against full-history pyffish", file=sys.stderr)
+        print(f"{verified - min(verified, len(problems))} passed, {len(problems)} failed")
+        sys.exit(1 if problems else 0)
+    if reported < failed:
+        print(f"# ... {failed - reported} more mismatches not shown")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

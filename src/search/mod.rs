@@ -1,0 +1,161 @@
+//! Search: the contract between the protocol layer and the engine.
+//!
+//! The protocol builds a [`Limits`] from `go`, owns an [`Engine`] (which owns
+//! the transposition table and the thread count), and calls
+//! [`Engine::search`] on a worker thread with a [`Control`] it keeps a clone
+//! of, so that `stop` and `ponderhit` from the stdin thread reach the search.
+
+use crate::board::{Move, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+pub mod engine;
+
+pub use engine::Engine;
+
+/// Everything `go` can say. Times are in milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    /// Korean byoyomi: fixed time per move once the main time is spent.
+    pub byoyomi: Option<u64>,
+    pub movetime: Option<u64>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// UCCI `banmoves`: the root may not play these.
+    pub banmoves: Vec<Move>,
+}
+
+/// Shared between the protocol thread and the search.
+#[derive(Clone, Default)]
+pub struct Control {
+    stop: Arc<AtomicBool>,
+    ponderhit: Arc<AtomicBool>,
+}
+
+impl Control {
+    pub fn new() -> Control {
+        Control::default()
+    }
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// A ponder search becomes a normal timed search.
+    pub fn ponderhit(&self) {
+        self.ponderhit.store(true, Ordering::SeqCst);
+    }
+    pub fn pondering_hit(&self) -> bool {
+        self.ponderhit.load(Ordering::Relaxed)
+    }
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+        self.ponderhit.store(false, Ordering::SeqCst);
+    }
+}
+
+/// A score from the side to move's view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns; 100 = one soldier.
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+/// One `info` line's worth of data.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub multipv: u32,
+    pub score: Score,
+    pub bound: Bound,
+    /// Win/draw/loss per mille, side to move's view.
+    pub wdl: (u32, u32, u32),
+    pub nodes: u64,
+    pub nps: u64,
+    pub hashfull: u32,
+    pub time_ms: u64,
+    pub pv: Vec<Move>,
+}
+
+/// What the search reports while it runs.
+pub enum Report {
+    Info(Info),
+    /// `info depth D currmove M currmovenumber N` (sent after the first seconds).
+    CurrMove {
+        depth: u32,
+        mv: Move,
+        number: u32,
+    },
+    /// Free text, sent as `info string ...`.
+    Text(String),
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// `None` only when the root has no legal move.
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub nodes: u64,
+    pub depth: u32,
+}
+
+/// Engine settings that the protocol's options change.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub multipv: u32,
+    pub move_overhead_ms: u64,
+    /// -20..=20; 20 is full strength.
+    pub skill_level: i32,
+    pub limit_strength: bool,
+    pub elo: u32,
+    pub analyse_mode: bool,
+    pub show_wdl: bool,
+    pub ponder: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            threads: 1,
+            hash_mb: 16,
+            multipv: 1,
+            move_overhead_ms: 10,
+            skill_level: 20,
+            limit_strength: false,
+            elo: 1350,
+            analyse_mode: false,
+            show_wdl: false,
+            ponder: false,
+        }
+    }
+}
+
+#[allow(dead_code)]
+fn _assert_send(pos: Position) -> impl Send {
+    pos
+}
