@@ -441,10 +441,10 @@ pub fn soldier_steps(c: Color, sq: Square) -> Bitboard {
 
 /// Points strictly between two points on one rank or file (empty otherwise).
 pub fn between(a: Square, b: Square) -> Bitboard {
-    for d in 0..8 {
-        let ray = RAYS[d][a.index()];
+    for rays in RAYS.iter() {
+        let ray = rays[a.index()];
         if ray >> b.index() & 1 != 0 {
-            return Bitboard(ray & !RAYS[d][b.index()] & !(1u128 << b.index()));
+            return Bitboard(ray & !rays[b.index()] & !(1u128 << b.index()));
         }
     }
     Bitboard::EMPTY
