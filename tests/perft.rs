@@ -123,7 +123,9 @@ fn all_16_setups_depth_5() {
 }
 
 /// (fen, [(depth, count)], id) from an EPD file.
-fn epd(name: &str) -> Vec<(String, Vec<(u32, u64)>, String)> {
+type EpdRow = (String, Vec<(u32, u64)>, String);
+
+fn epd(name: &str) -> Vec<EpdRow> {
     data(name)
         .lines()
         .filter(|l| !l.trim().is_empty())
