@@ -447,9 +447,10 @@ class Engine:
         try:
             self.p = subprocess.Popen([path, "rules", "--batch"], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True, bufsize=1)
+                                      text=True, bufsize=1, start_new_session=True)
         except OSError as e:
             die(f"cannot start engine {path!r}: {e}")
+        RUNNING.append(self)
         self.out = queue.Queue()
         self.wq = queue.Queue()
         self.err_tail = []
@@ -499,10 +500,22 @@ class Engine:
         try:
             self.p.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            self.p.kill()
+            self.kill()
+
+    def kill(self):
+        """End the engine and anything it started (its own process group)."""
+        try:
+            os.killpg(self.p.pid, 9)
+        except OSError:
+            pass
+
+
+RUNNING = []
 
 
 def die(msg):
+    for eng in RUNNING:
+        eng.kill()
     print(f"error: {msg}", file=sys.stderr)
     print("0 passed, 1 failed")
     sys.exit(2)
