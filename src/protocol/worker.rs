@@ -46,6 +46,18 @@ impl SearchJob {
             self.out.line(&self.dialect.bestmove(None, None));
             return;
         }
+        // A GUI's `searchmoves` narrows what may be answered, unless all of
+        // them are banned.
+        let narrowed: Vec<Move> = allowed
+            .iter()
+            .copied()
+            .filter(|m| self.limits.searchmoves.contains(m))
+            .collect();
+        let allowed = if narrowed.is_empty() {
+            allowed
+        } else {
+            narrowed
+        };
         let result = {
             let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
             let (out, dialect, wdl, mpv) = (&self.out, self.dialect, self.show_wdl, self.multipv);
@@ -60,16 +72,11 @@ impl SearchJob {
             engine.search(&self.pos, &self.limits, &self.control, &mut report)
         };
         self.wait_for_release();
-        let searched = &self.limits.searchmoves;
         let best = match result.best {
             Some(m) if allowed.contains(&m) => m,
             other => {
                 // Never leave a GUI without a legal move, whatever the search did.
-                let fallback = allowed
-                    .iter()
-                    .copied()
-                    .find(|m| searched.contains(m))
-                    .unwrap_or(allowed[0]);
+                let fallback = allowed[0];
                 if let Some(m) = other {
                     self.out.error(&format!(
                         "search answered {}, which may not be played; playing {}",
