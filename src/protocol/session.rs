@@ -100,13 +100,13 @@ impl Session {
         match cmd {
             Command::Uci => {
                 self.dialect = Some(Dialect::Uci);
-                uci::hello(&self.config)
+                uci::hello(&Config::default())
                     .iter()
                     .for_each(|l| self.out.line(l));
             }
             Command::Ucci => {
                 self.dialect = Some(Dialect::Ucci);
-                ucci::hello(&self.config)
+                ucci::hello(&Config::default())
                     .iter()
                     .for_each(|l| self.out.line(l));
             }

@@ -165,3 +165,12 @@ fn flip_and_display() {
     send(&mut s, &["flip"]);
     assert_eq!(s.position().to_fen(), START_FEN);
 }
+
+#[test]
+fn hello_shows_defaults_not_current_values() {
+    let (mut s, cap) = session();
+    send(&mut s, &["setoption name Skill Level value 3", "uci"]);
+    assert!(cap
+        .text()
+        .contains("option name Skill Level type spin default 20 min -20 max 20"));
+}
