@@ -336,6 +336,19 @@ fn game_end_at_root() {
         "{lines:#?}"
     );
     check_search(&position(None, &moves, U), &lines, U);
+    // Move limit: 100 plies without capture end a janggi game, not a janggimodern one.
+    let fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 100 51";
+    e.send(&format!("position fen {fen}"));
+    let lines = e.search("go depth 2");
+    assert!(
+        lines.contains(&"info string result 0-1 move limit (count)".to_string()),
+        "{lines:#?}"
+    );
+    check_search(&position(Some(fen), &[], U), &lines, U);
+    e.send("setoption name UCI_Variant value janggimodern");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.search("go depth 2");
+    assert!(!lines.iter().any(|l| l.contains("result")), "{lines:#?}");
 }
 
 #[test]

@@ -174,3 +174,33 @@ fn hello_shows_defaults_not_current_values() {
         .text()
         .contains("option name Skill Level type spin default 20 min -20 max 20"));
 }
+
+fn go_of(line: &str) -> Go {
+    match line.parse::<Command>() {
+        Ok(Command::Go(g)) => *g,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn ucci_clocks_follow_side_and_unit() {
+    let (mut s, _) = session();
+    send(&mut s, &["ucci", "position startpos moves h0g2"]);
+    let g = go_of("go time 2 increment 1 opptime 3 oppincrement 0");
+    let l = s.limits(&g);
+    // Han to move: `time` is Han's clock, in seconds by default.
+    assert_eq!(
+        (l.btime, l.binc, l.wtime, l.winc),
+        (Some(2000), Some(1000), Some(3000), Some(0))
+    );
+    send(&mut s, &["setoption usemillisec true"]);
+    let l = s.limits(&g);
+    assert_eq!((l.btime, l.wtime), (Some(2), Some(3)));
+    let (mut s, _) = session();
+    send(&mut s, &["uci"]);
+    let l = s.limits(&go_of(
+        "go time 500 opptime 700 depth 4 searchmoves h1g3 xx",
+    ));
+    assert_eq!((l.wtime, l.btime, l.depth), (Some(500), Some(700), Some(4)));
+    assert_eq!(l.searchmoves.len(), 1);
+}
