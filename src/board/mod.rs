@@ -8,6 +8,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
+pub mod repetition;
 pub mod rules;
 pub mod square;
 

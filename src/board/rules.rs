@@ -4,7 +4,8 @@
 use super::movegen::legal_moves;
 use super::moves::{Move, MoveList};
 use super::position::Position;
-use super::square::{Color, PieceKind};
+use super::repetition::{self, Verdict};
+use super::square::Color;
 use std::fmt;
 use std::str::FromStr;
 
@@ -250,121 +251,49 @@ pub fn occurrences(pos: &Position) -> usize {
     count
 }
 
-/// Index (into history) of the earliest occurrence of the current position in
-/// the repetition window, counting back `reps - 1` earlier occurrences.
-fn cycle_start(pos: &Position, reps: usize) -> Option<usize> {
-    let h = pos.history();
-    let n = h.len();
-    let key = h[n - 1].key;
-    let span = (pos.halfmove() as usize).min(n - 1);
-    let mut found = 1;
-    let mut i = 2;
-    while i <= span {
-        if h[n - 1 - i].key == key {
-            found += 1;
-            if found == reps {
-                return Some(n - 1 - i);
-            }
-        }
-        i += 2;
-    }
-    None
-}
-
-/// Did `side` give check with every one of its moves after history index `start`?
-fn checked_throughout(pos: &Position, start: usize, side: Color) -> bool {
-    let h = pos.history();
-    let n = h.len();
-    // State i was reached by a move of the side not to move in state i.
-    let mut moved = false;
-    for (i, st) in h.iter().enumerate().take(n).skip(start + 1) {
-        let mover = if (n - 1 - i) % 2 == 0 {
-            !pos.side_to_move()
-        } else {
-            pos.side_to_move()
-        };
-        if mover == side {
-            moved = true;
-            if !st.in_check {
-                return false;
-            }
-        }
-    }
-    moved
-}
-
-/// Endings by repetition and the move limit.
+/// Endings by the move limit and repetition (perpetual check, the
+/// janggimodern shuttle rule and KOJF's fourth repetition included).
 pub fn optional_end(pos: &Position) -> Option<GameEnd> {
     let rules = pos.rules();
-    let reps = rules.repetition_count();
-    if let Some(start) = cycle_start(pos, reps) {
-        let stm = pos.side_to_move();
-        let them_checked = checked_throughout(pos, start, !stm);
-        let us_checked = checked_throughout(pos, start, stm);
-        if them_checked != us_checked {
-            let loser = if them_checked { !stm } else { stm };
-            return Some(GameEnd {
-                outcome: Outcome::Win(!loser),
-                reason: EndReason::PerpetualCheck,
-                counted: false,
-            });
-        }
-        if rules == RuleSet::Kojf {
-            // The fourth repetition loses for the side that made it.
-            return Some(GameEnd {
-                outcome: Outcome::Win(stm),
-                reason: EndReason::Repetition,
-                counted: false,
-            });
-        }
-        return Some(counted_or_draw(pos, EndReason::Repetition));
-    }
-    if rules == RuleSet::Modern {
-        if let Some(loser) = back_and_forth(pos) {
-            return Some(GameEnd {
-                outcome: Outcome::Win(!loser),
-                reason: EndReason::BackAndForth,
-                counted: false,
-            });
-        }
-    }
-    if pos.halfmove() >= rules.move_limit() {
+    if pos.halfmove() >= rules.move_limit() && (!pos.in_check() || has_legal_move(pos)) {
         return Some(counted_or_draw(pos, EndReason::MoveLimit));
     }
-    None
+    let stm = pos.side_to_move();
+    match repetition::scan(pos)? {
+        Verdict::Shuttle => Some(GameEnd {
+            outcome: Outcome::Win(stm),
+            reason: EndReason::BackAndForth,
+            counted: false,
+        }),
+        Verdict::Repeated {
+            them_checking,
+            us_checking,
+        } => {
+            if them_checking != us_checking {
+                let winner = if them_checking { stm } else { !stm };
+                return Some(GameEnd {
+                    outcome: Outcome::Win(winner),
+                    reason: EndReason::PerpetualCheck,
+                    counted: false,
+                });
+            }
+            if rules == RuleSet::Kojf {
+                // The fourth repetition loses for the side that made it.
+                return Some(GameEnd {
+                    outcome: Outcome::Win(stm),
+                    reason: EndReason::Repetition,
+                    counted: false,
+                });
+            }
+            Some(counted_or_draw(pos, EndReason::Repetition))
+        }
+    }
 }
 
-/// janggimodern: the side that just moved shuttled one piece (not general or
-/// guard) A-B-A-B with no capture or check in between.
-fn back_and_forth(pos: &Position) -> Option<Color> {
-    let h = pos.history();
-    let n = h.len();
-    if n < 8 || pos.halfmove() < 7 {
-        return None;
-    }
-    // The mover's last four moves are at states n-1, n-3, n-5, n-7.
-    let mv = |i: usize| h[i].mv;
-    let (m4, m3, m2, m1) = (mv(n - 1)?, mv(n - 3)?, mv(n - 5)?, mv(n - 7)?);
-    if [m1, m2, m3, m4].iter().any(|m| m.is_pass()) {
-        return None;
-    }
-    let shuttle = m2.from() == m1.to()
-        && m2.to() == m1.from()
-        && m3.from() == m2.to()
-        && m3.to() == m2.from()
-        && m4.from() == m3.to()
-        && m4.to() == m3.from();
-    if !shuttle {
-        return None;
-    }
-    let piece = pos.piece_at(m4.to())?;
-    if matches!(piece.kind(), PieceKind::General | PieceKind::Guard) {
-        return None;
-    }
-    if (n - 7..n).any(|i| h[i].in_check) {
-        return None;
-    }
-    Some(!pos.side_to_move())
+fn has_legal_move(pos: &Position) -> bool {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    !list.is_empty()
 }
 
 /// The whole verdict: immediate endings first, then the optional ones.
