@@ -2,6 +2,11 @@
 //! [`Command`]s and executed by a [`Session`], whose searches run on a worker
 //! thread so that `stop`, `isready`, `ponderhit` and `quit` are answered at
 //! once.
+//!
+//! One job runs at a time. A `go`, `go perft` or `setup` that arrives while
+//! a search runs stops it first (its `bestmove` is still printed), so a GUI
+//! that forgot `stop` gets an answer to each `go`. Option changes made during
+//! a search reach the engine when it is free.
 
 pub mod command;
 pub mod options;
