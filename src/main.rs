@@ -112,7 +112,10 @@ fn main() -> ExitCode {
                 Err("rules: only --batch is supported".into())
             }
         }
-        None => Err("protocol loop not built yet".into()),
+        None => {
+            janggun::protocol::run();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,438 @@
+//! Protocol text to a typed command. Parsing knows nothing of the position:
+//! move strings stay strings until the session reads them against the board,
+//! because only then can it say which one is illegal.
+
+use crate::board::Setup;
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Uci,
+    Ucci,
+    IsReady,
+    UciNewGame,
+    /// `debug on|off`, `register ...`: valid UCI, nothing to do.
+    Ignored,
+    SetOption {
+        name: String,
+        value: Option<String>,
+    },
+    Position(PositionSpec),
+    Go(Box<Go>),
+    Perft(u32),
+    Stop,
+    PonderHit,
+    Quit,
+    BanMoves(Vec<String>),
+    /// UCCI static evaluation, of the current position or of the one given.
+    Probe(Option<PositionSpec>),
+    Display,
+    Eval,
+    Flip,
+    SetupHan {
+        movetime: Option<u64>,
+    },
+    SetupCho {
+        han: Setup,
+        movetime: Option<u64>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Base {
+    StartPos { cho: Setup, han: Setup },
+    Fen(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionSpec {
+    pub base: Base,
+    pub moves: Vec<String>,
+}
+
+/// `go` as written. Bad fields do not refuse the command (a GUI that sent
+/// `go` waits for `bestmove`): each is reported in `problems` and the field
+/// is dropped or clamped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    /// UCCI names: the side to move's clock and the opponent's.
+    pub time: Option<u64>,
+    pub opptime: Option<u64>,
+    pub increment: Option<u64>,
+    pub oppincrement: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<u64>,
+    pub mate: Option<u32>,
+    pub byoyomi: Option<u64>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// UCCI: the opponent offers a draw. Noted, never accepted.
+    pub draw: bool,
+    pub searchmoves: Vec<String>,
+    pub problems: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    /// A blank line: nothing to say about it.
+    Empty,
+    Unknown(String),
+    Invalid(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Empty => f.write_str("empty line"),
+            ParseError::Unknown(w) => write!(f, "unknown command '{w}'"),
+            ParseError::Invalid(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Longest piece of user input quoted back in a message.
+const QUOTE: usize = 40;
+
+pub fn clip(s: &str) -> String {
+    if s.chars().count() <= QUOTE {
+        s.to_string()
+    } else {
+        let mut c: String = s.chars().take(QUOTE).collect();
+        c.push_str("...");
+        c
+    }
+}
+
+pub const MAX_DEPTH: u64 = 255;
+pub const MAX_PERFT: u64 = 20;
+/// About 31 years: no clock is longer, and sums of such values cannot overflow.
+pub const MAX_TIME_MS: u64 = 1_000_000_000_000;
+
+fn invalid<T>(msg: impl Into<String>) -> Result<T, ParseError> {
+    Err(ParseError::Invalid(msg.into()))
+}
+
+impl FromStr for Command {
+    type Err = ParseError;
+
+    fn from_str(line: &str) -> Result<Command, ParseError> {
+        let mut toks = line.split_whitespace();
+        let word = toks.next().ok_or(ParseError::Empty)?;
+        let rest: Vec<&str> = toks.collect();
+        let no_args = |c: Command| {
+            if rest.is_empty() {
+                Ok(c)
+            } else {
+                invalid(format!(
+                    "'{}' takes no arguments, got '{}'",
+                    word,
+                    clip(&rest.join(" "))
+                ))
+            }
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "uci" => no_args(Command::Uci),
+            "ucci" => no_args(Command::Ucci),
+            "isready" => Ok(Command::IsReady),
+            "ucinewgame" => Ok(Command::UciNewGame),
+            "debug" | "register" => Ok(Command::Ignored),
+            "setoption" => parse_setoption(&rest),
+            "position" => parse_position(&rest, "position").map(Command::Position),
+            "go" => parse_go(&rest),
+            "stop" => Ok(Command::Stop),
+            "ponderhit" => Ok(Command::PonderHit),
+            "quit" => Ok(Command::Quit),
+            "banmoves" => Ok(Command::BanMoves(
+                rest.iter().map(|s| s.to_string()).collect(),
+            )),
+            "probe" => {
+                if rest.is_empty() {
+                    Ok(Command::Probe(None))
+                } else {
+                    parse_position(&rest, "probe").map(|p| Command::Probe(Some(p)))
+                }
+            }
+            "d" => no_args(Command::Display),
+            "eval" => no_args(Command::Eval),
+            "flip" => no_args(Command::Flip),
+            "setup" => parse_setup(&rest),
+            _ => Err(ParseError::Unknown(clip(word))),
+        }
+    }
+}
+
+/// UCI `setoption name <name> value <value>`, or UCCI `setoption <name> <value>`.
+fn parse_setoption(rest: &[&str]) -> Result<Command, ParseError> {
+    match rest.first() {
+        None => invalid("setoption: missing option name"),
+        Some(&"name") => {
+            let value_at = rest.iter().position(|&t| t == "value");
+            let name_end = value_at.unwrap_or(rest.len());
+            let name = rest[1..name_end].join(" ");
+            if name.is_empty() {
+                return invalid("setoption: missing option name after 'name'");
+            }
+            let value = value_at.map(|i| rest[i + 1..].join(" "));
+            Ok(Command::SetOption { name, value })
+        }
+        Some(name) => {
+            let value = (rest.len() > 1).then(|| rest[1..].join(" "));
+            Ok(Command::SetOption {
+                name: name.to_string(),
+                value,
+            })
+        }
+    }
+}
+
+fn parse_position(rest: &[&str], cmd: &str) -> Result<PositionSpec, ParseError> {
+    let moves_at = rest.iter().position(|&t| t == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (
+            &rest[..i],
+            rest[i + 1..].iter().map(|s| s.to_string()).collect(),
+        ),
+        None => (rest, Vec::new()),
+    };
+    let base = match head.first() {
+        None if moves_at.is_some() => {
+            return invalid(format!("{cmd}: 'moves' before 'startpos' or 'fen <FEN>'"))
+        }
+        None => return invalid(format!("{cmd}: expected 'startpos' or 'fen <FEN>'")),
+        Some(&"startpos") => parse_startpos(&head[1..], cmd)?,
+        Some(&"fen") => {
+            if head.len() == 1 {
+                return invalid(format!("{cmd} fen: the FEN is missing"));
+            }
+            Base::Fen(head[1..].join(" "))
+        }
+        Some(other) => {
+            return invalid(format!(
+                "{cmd}: expected 'startpos' or 'fen <FEN>', got '{}'",
+                clip(other)
+            ))
+        }
+    };
+    Ok(PositionSpec { base, moves })
+}
+
+/// `startpos [cho <arrangement>] [han <arrangement>]`.
+fn parse_startpos(args: &[&str], cmd: &str) -> Result<Base, ParseError> {
+    let (mut cho, mut han) = (Setup::Inner, Setup::Inner);
+    let mut it = args.iter();
+    while let Some(&side) = it.next() {
+        let slot = match side {
+            "cho" => &mut cho,
+            "han" => &mut han,
+            _ => {
+                return invalid(format!(
+                "{cmd} startpos: unexpected '{}' (cho <arrangement>, han <arrangement>, moves ...)",
+                clip(side)
+            ))
+            }
+        };
+        let name = it.next().ok_or_else(|| {
+            ParseError::Invalid(format!("{cmd} startpos: '{side}' needs an arrangement"))
+        })?;
+        *slot = name
+            .parse()
+            .map_err(|e| ParseError::Invalid(format!("{cmd} startpos {side}: {e}")))?;
+    }
+    Ok(Base::StartPos { cho, han })
+}
+
+/// `setup han [movetime MS]` or `setup cho <han's arrangement> [movetime MS]`.
+fn parse_setup(rest: &[&str]) -> Result<Command, ParseError> {
+    let (side, args) = match rest.split_first() {
+        Some((s, a)) => (*s, a),
+        None => return invalid("setup: expected 'han' or 'cho <han's arrangement>'"),
+    };
+    let (han, args) = match side {
+        "han" => (None, args),
+        "cho" => match args.split_first() {
+            Some((h, a)) => (
+                Some(
+                    h.parse::<Setup>()
+                        .map_err(|e| ParseError::Invalid(format!("setup cho: {e}")))?,
+                ),
+                a,
+            ),
+            None => return invalid("setup cho: Han's arrangement is missing"),
+        },
+        other => {
+            return invalid(format!(
+                "setup: expected 'han' or 'cho', got '{}'",
+                clip(other)
+            ))
+        }
+    };
+    let movetime = match args {
+        [] => None,
+        ["movetime", ms] => match ms.parse::<u64>() {
+            Ok(n) if n <= MAX_TIME_MS => Some(n),
+            _ => return invalid(format!("setup: bad movetime '{}'", clip(ms))),
+        },
+        _ => {
+            return invalid(format!(
+                "setup {side}: unexpected '{}' (only 'movetime MS' may follow)",
+                clip(&args.join(" "))
+            ))
+        }
+    };
+    Ok(match han {
+        None => Command::SetupHan { movetime },
+        Some(han) => Command::SetupCho { han, movetime },
+    })
+}
+
+const GO_FLAGS: &[&str] = &["infinite", "ponder", "draw", "searchmoves"];
+const GO_TIMES: &[&str] = &[
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "time",
+    "opptime",
+    "increment",
+    "oppincrement",
+    "movetime",
+    "byoyomi",
+];
+const GO_COUNTS: &[&str] = &["depth", "nodes", "movestogo", "mate"];
+
+fn is_go_keyword(t: &str) -> bool {
+    GO_FLAGS.contains(&t) || GO_TIMES.contains(&t) || GO_COUNTS.contains(&t)
+}
+
+fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
+    if rest.first() == Some(&"perft") {
+        return match rest.get(1).map(|n| n.parse::<u64>()) {
+            Some(Ok(n)) if n <= MAX_PERFT && rest.len() == 2 => Ok(Command::Perft(n as u32)),
+            Some(Ok(n)) if n > MAX_PERFT => invalid(format!(
+                "go perft: depth {n} is above the limit {MAX_PERFT}"
+            )),
+            None => invalid("go perft: the depth is missing"),
+            _ => invalid(format!(
+                "go perft: expected one depth 0..{MAX_PERFT}, got '{}'",
+                clip(&rest[1..].join(" "))
+            )),
+        };
+    }
+    let mut go = Go::default();
+    let mut i = 0;
+    while i < rest.len() {
+        let key = rest[i];
+        i += 1;
+        match key {
+            "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "draw" => go.draw = true,
+            "searchmoves" => {
+                while i < rest.len() && !is_go_keyword(rest[i]) {
+                    go.searchmoves.push(rest[i].to_string());
+                    i += 1;
+                }
+            }
+            _ if GO_TIMES.contains(&key) || GO_COUNTS.contains(&key) => {
+                let raw = match rest.get(i) {
+                    Some(v) if !is_go_keyword(v) => {
+                        i += 1;
+                        *v
+                    }
+                    _ => {
+                        go.problems.push(format!("go: '{key}' needs a value"));
+                        continue;
+                    }
+                };
+                let is_time = GO_TIMES.contains(&key);
+                let max = match key {
+                    "depth" | "mate" => MAX_DEPTH,
+                    "movestogo" => u32::MAX as u64,
+                    "nodes" => u64::MAX,
+                    _ => MAX_TIME_MS,
+                };
+                if let Some(v) = read_number(key, raw, is_time, max, &mut go.problems) {
+                    store(&mut go, key, v);
+                }
+            }
+            _ => go
+                .problems
+                .push(format!("go: unknown field '{}'", clip(key))),
+        }
+    }
+    Ok(Command::Go(Box::new(go)))
+}
+
+/// Reads a non-negative number. Negative times mean the clock ran out, so
+/// they become 0; a negative count has no sensible meaning and is dropped.
+fn read_number(
+    key: &str,
+    raw: &str,
+    is_time: bool,
+    max: u64,
+    problems: &mut Vec<String>,
+) -> Option<u64> {
+    let (neg, digits) = match raw.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, raw.strip_prefix('+').unwrap_or(raw)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        problems.push(format!(
+            "go: {key} '{}' is not a whole number; ignored",
+            clip(raw)
+        ));
+        return None;
+    }
+    if neg && digits.bytes().any(|b| b != b'0') {
+        return if is_time {
+            problems.push(format!("go: {key} {} is negative; using 0", clip(raw)));
+            Some(0)
+        } else {
+            problems.push(format!("go: {key} {} is negative; ignored", clip(raw)));
+            None
+        };
+    }
+    match digits.parse::<u64>() {
+        Ok(v) if v <= max => Some(v),
+        _ => {
+            problems.push(format!(
+                "go: {key} {} is out of range; using {max}",
+                clip(raw)
+            ));
+            Some(max)
+        }
+    }
+}
+
+fn store(go: &mut Go, key: &str, v: u64) {
+    // Counts were clamped to their maximum, which fits in u32.
+    let small = v.min(u32::MAX as u64) as u32;
+    match key {
+        "wtime" => go.wtime = Some(v),
+        "btime" => go.btime = Some(v),
+        "winc" => go.winc = Some(v),
+        "binc" => go.binc = Some(v),
+        "time" => go.time = Some(v),
+        "opptime" => go.opptime = Some(v),
+        "increment" => go.increment = Some(v),
+        "oppincrement" => go.oppincrement = Some(v),
+        "movetime" => go.movetime = Some(v),
+        "byoyomi" => go.byoyomi = Some(v),
+        "depth" => go.depth = Some(small),
+        "mate" => go.mate = Some(small),
+        "movestogo" => go.movestogo = Some(small),
+        "nodes" => go.nodes = Some(v),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+#[path = "command_tests.rs"]
+mod tests;

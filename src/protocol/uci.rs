@@ -1,0 +1,76 @@
+//! UCI output lines.
+
+use super::options::{describe, Config, OPTIONS};
+use super::Dialect;
+use crate::board::{move_to_string, Move, Notation};
+use crate::search::{Bound, Info, Score};
+
+pub const ENGINE_NAME: &str = "Janggun";
+pub const AUTHOR: &str = "the Janggun authors";
+
+pub fn hello(config: &Config) -> Vec<String> {
+    let mut lines = vec![
+        format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
+        format!("id author {AUTHOR}"),
+    ];
+    for d in OPTIONS.iter().filter(|d| d.only != Some(Dialect::Ucci)) {
+        lines.push(format!("option name {} {}", d.uci, describe(config, d)));
+    }
+    lines.push("uciok".to_string());
+    lines
+}
+
+pub fn score(s: Score) -> String {
+    match s {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+fn pv(moves: &[Move]) -> String {
+    let strs: Vec<String> = moves
+        .iter()
+        .map(|&m| move_to_string(m, Notation::Uci))
+        .collect();
+    strs.join(" ")
+}
+
+pub fn info(i: &Info, show_wdl: bool) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        i.depth,
+        i.seldepth,
+        i.multipv,
+        score(i.score)
+    );
+    match i.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        Bound::Exact => {}
+    }
+    if show_wdl {
+        let (w, d, l) = i.wdl;
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} hashfull {} time {}",
+        i.nodes, i.nps, i.hashfull, i.time_ms
+    ));
+    if !i.pv.is_empty() {
+        s.push_str(" pv ");
+        s.push_str(&pv(&i.pv));
+    }
+    s
+}
+
+pub fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
+    match (best, ponder) {
+        (None, _) => "bestmove (none)".to_string(),
+        (Some(b), None) => format!("bestmove {}", move_to_string(b, Notation::Uci)),
+        (Some(b), Some(p)) => format!(
+            "bestmove {} ponder {}",
+            move_to_string(b, Notation::Uci),
+            move_to_string(p, Notation::Uci)
+        ),
+    }
+}
