@@ -40,6 +40,11 @@ enum Command {
         #[arg(long)]
         batch: bool,
     },
+    /// Play UCI engines against each other (see `janggun match --help`).
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn run_perft(
@@ -112,6 +117,7 @@ fn main() -> ExitCode {
                 Err("rules: only --batch is supported".into())
             }
         }
+        Some(Command::Match { args }) => tools::r#match::main(&args),
         None => Err("protocol loop not built yet".into()),
     };
     match result {
