@@ -9,13 +9,15 @@
   fault_engine.py script M1 M2.. plays the given UCI moves by ply number
                                  (counted from the FEN), then answers an
                                  unparsable move when the list runs out
-Faults happen on the engine's first search.
+Faults happen on the engine's first search. An argument `score=CP` sets the
+score the engine reports with each move (default 0), for adjudication tests.
 The engine declares UCI_Variant so the runner's variant handling is used.
 """
 import sys
 import time
 
-args = sys.argv[1:]
+args = [a for a in sys.argv[1:] if not a.startswith("score=")]
+score = next((a[6:] for a in sys.argv[1:] if a.startswith("score=")), "0")
 mode = args[0] if args else "script"
 script = args[1:] if mode == "script" else []
 delay = float(args[1]) if mode == "late" and len(args) > 1 else 3.0
@@ -41,7 +43,7 @@ for line in sys.stdin:
     elif cmd == "position":
         ply = len(words) - words.index("moves") - 1 if "moves" in words else 0
     elif cmd == "go":
-        out("info depth 1 score cp 0 pv a1a2")
+        out(f"info depth 1 score cp {score} pv a1a2")
         if mode == "illegal":
             out("bestmove a1a9")
         elif mode == "garbage":

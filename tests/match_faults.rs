@@ -10,7 +10,8 @@ use janggun::tools::r#match::record::totals;
 use match_common::*;
 use std::time::{Duration, Instant};
 
-/// Processes whose command line contains `marker`.
+/// Fault-engine processes whose command line contains `marker` (the
+/// runner's own command line names them too, so it is left out).
 fn processes_with(marker: &str) -> Vec<String> {
     let mut found = Vec::new();
     for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
@@ -18,7 +19,8 @@ fn processes_with(marker: &str) -> Vec<String> {
             continue;
         };
         let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
-        if cmd.contains(marker) && cmd.contains("fault_engine") {
+        let runner = cmd.split(' ').nth(1) == Some("match");
+        if cmd.contains(marker) && cmd.contains("fault_engine.py") && !runner {
             found.push(cmd);
         }
     }

@@ -179,6 +179,24 @@ fn write_json(
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// CPU seconds of the runner itself (its threads included) and of the
+/// engine processes it has waited for, from /proc/self/stat (Linux).
+fn cpu_report() -> Option<String> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name, which may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    // utime, stime, cutime, cstime are fields 14..17, i.e. 11..14 here;
+    // the kernel reports them in USER_HZ, which is 100 on Linux.
+    let tick = 100.0;
+    let own = (f.get(11)? + f.get(12)?) / tick;
+    let children = (f.get(13)? + f.get(14)?) / tick;
+    Some(format!("cpu: runner {own:.2} s, engines {children:.2} s"))
+}
+
 /// Runs the match described by `cfg`.
 pub fn run(cfg: &Config) -> Result<Outcome, String> {
     install_handler();
@@ -296,6 +314,11 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
             "SPRT (normalized Elo) elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}",
             spec.elo0, spec.elo1, spec.alpha, spec.beta, s.llr, s.lower, s.upper, s.state
         );
+    }
+    if !cfg.quiet {
+        if let Some(cpu) = cpu_report() {
+            println!("{cpu}");
+        }
     }
     if interrupted {
         println!(

@@ -27,6 +27,11 @@ pub fn game_line(cfg: &Config, r: &Record, done: usize, total: usize) -> String 
 }
 
 fn fmt_elo(s: &Summary) -> String {
+    // Adding zero turns -0.0 into 0.0.
+    let s = Summary {
+        elo: s.elo + 0.0,
+        ..*s
+    };
     if s.elo_error.is_finite() {
         format!("{:+.1} +/- {:.1}", s.elo, s.elo_error)
     } else if s.elo.is_finite() {
