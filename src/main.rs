@@ -41,6 +41,7 @@ enum Command {
         batch: bool,
     },
     /// Play UCI engines against each other (see `janggun match --help`).
+    #[command(disable_help_flag = true)]
     Match {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,

@@ -276,7 +276,6 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                     score: s.unwrap_or(1000.0).abs() as i32,
                 });
             }
-            "-h" | "--help" => return Err(USAGE.to_string()),
             other => {
                 return Err(format!(
                     "unknown argument '{}'\n{USAGE}",

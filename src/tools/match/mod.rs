@@ -44,6 +44,10 @@ fn install_handler() {
 
 /// The `match` subcommand: parses its arguments and runs the match.
 pub fn main(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{}", cli::USAGE);
+        return Ok(());
+    }
     let cfg = cli::parse(args)?;
     run(&cfg).map(|_| ())
 }
