@@ -40,6 +40,12 @@ enum Command {
         #[arg(long)]
         batch: bool,
     },
+    /// Play UCI engines against each other (see `janggun match --help`).
+    #[command(disable_help_flag = true)]
+    Match {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn run_perft(
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
                 Err("rules: only --batch is supported".into())
             }
         }
+        Some(Command::Match { args }) => tools::r#match::main(&args),
         None => {
             janggun::protocol::run();
             Ok(())

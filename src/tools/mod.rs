@@ -1,4 +1,6 @@
-//! Command-line tools built on the engine: perft, the rules batch interface.
+//! Command-line tools built on the engine: perft, the rules batch interface,
+//! the engine-vs-engine match runner.
 
 pub mod batch;
+pub mod r#match;
 pub mod perft;

@@ -1,0 +1,340 @@
+//! One game between two engine processes: the runner keeps the clocks,
+//! checks every move with the rules core, and ends the game by the rules,
+//! by adjudication, or against an engine that misbehaves.
+
+use super::cli::Config;
+use super::engine::{Engine, Fault};
+use super::openings::Opening;
+use crate::board::rules::{count_winner, game_end};
+use crate::board::{move_to_string, parse_move, Color, Move, Notation, Outcome, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How a game ended, in the categories the summary counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndKind {
+    Checkmate,
+    DoublePass,
+    Bikjang,
+    Repetition,
+    PerpetualCheck,
+    MoveLimit,
+    BackAndForth,
+    AdjudicatedDraw,
+    AdjudicatedResign,
+    MaxPlies,
+    IllegalMove,
+    NoMove,
+    Crash,
+    TimeForfeit,
+}
+
+impl EndKind {
+    pub const ALL: [EndKind; 14] = [
+        EndKind::Checkmate,
+        EndKind::DoublePass,
+        EndKind::Bikjang,
+        EndKind::Repetition,
+        EndKind::PerpetualCheck,
+        EndKind::MoveLimit,
+        EndKind::BackAndForth,
+        EndKind::AdjudicatedDraw,
+        EndKind::AdjudicatedResign,
+        EndKind::MaxPlies,
+        EndKind::IllegalMove,
+        EndKind::NoMove,
+        EndKind::Crash,
+        EndKind::TimeForfeit,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EndKind::Checkmate => "checkmate",
+            EndKind::DoublePass => "double pass",
+            EndKind::Bikjang => "bikjang",
+            EndKind::Repetition => "repetition",
+            EndKind::PerpetualCheck => "perpetual check",
+            EndKind::MoveLimit => "move limit",
+            EndKind::BackAndForth => "back-and-forth",
+            EndKind::AdjudicatedDraw => "adjudicated draw",
+            EndKind::AdjudicatedResign => "adjudicated resign",
+            EndKind::MaxPlies => "max plies",
+            EndKind::IllegalMove => "illegal move",
+            EndKind::NoMove => "no move",
+            EndKind::Crash => "crash",
+            EndKind::TimeForfeit => "time forfeit",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<EndKind> {
+        EndKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// The PGN `Termination` value.
+    pub fn termination(self) -> &'static str {
+        match self {
+            EndKind::AdjudicatedDraw | EndKind::AdjudicatedResign | EndKind::MaxPlies => {
+                "adjudication"
+            }
+            EndKind::IllegalMove | EndKind::NoMove => "rules infraction",
+            EndKind::Crash => "abandoned",
+            EndKind::TimeForfeit => "time forfeit",
+            _ => "normal",
+        }
+    }
+
+    /// Ended by the rules core (pyffish must agree with the result).
+    pub fn by_rules(self) -> bool {
+        (self as u8) <= (EndKind::BackAndForth as u8)
+    }
+
+    /// The engine of the losing side misbehaved.
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            EndKind::IllegalMove | EndKind::NoMove | EndKind::Crash | EndKind::TimeForfeit
+        )
+    }
+
+    fn of_rules(r: crate::board::EndReason) -> EndKind {
+        use crate::board::EndReason as R;
+        match r {
+            R::Checkmate => EndKind::Checkmate,
+            R::DoublePass => EndKind::DoublePass,
+            R::Bikjang => EndKind::Bikjang,
+            R::Repetition => EndKind::Repetition,
+            R::PerpetualCheck => EndKind::PerpetualCheck,
+            R::MoveLimit => EndKind::MoveLimit,
+            R::BackAndForth => EndKind::BackAndForth,
+        }
+    }
+}
+
+pub struct Played {
+    /// `None` when the runner was stopped mid-game (the game is not scored).
+    pub outcome: Option<Outcome>,
+    pub kind: EndKind,
+    /// Human-readable detail (the illegal move, the exit status, ...).
+    pub detail: String,
+    pub moves: Vec<Move>,
+}
+
+/// Scores seen from each engine's side, for adjudication.
+#[derive(Default)]
+struct ScoreLog {
+    scores: [Vec<Option<i32>>; 2],
+}
+
+impl ScoreLog {
+    fn last(&self, c: Color, n: usize) -> Option<&[Option<i32>]> {
+        let v = &self.scores[c.index()];
+        (v.len() >= n).then(|| &v[v.len() - n..])
+    }
+
+    fn all_within(&self, c: Color, n: usize, f: impl Fn(i32) -> bool) -> bool {
+        self.last(c, n)
+            .is_some_and(|s| s.iter().all(|x| x.is_some_and(&f)))
+    }
+}
+
+fn go_line(cfg: &Config, time: &[u64; 2]) -> String {
+    let mut go = String::from("go");
+    if let Some(c) = cfg.clock {
+        go += &format!(
+            " wtime {} btime {} winc {} binc {}",
+            time[0], time[1], c.inc_ms, c.inc_ms
+        );
+        if c.byoyomi_ms > 0 {
+            go += &format!(" byoyomi {}", c.byoyomi_ms);
+        }
+    }
+    if let Some(mt) = cfg.movetime_ms {
+        go += &format!(" movetime {mt}");
+    }
+    if let Some(n) = cfg.nodes {
+        go += &format!(" nodes {n}");
+    }
+    if let Some(d) = cfg.depth {
+        go += &format!(" depth {d}");
+    }
+    go
+}
+
+/// The longest the side to move may think, margin included.
+fn time_limit(cfg: &Config, left: u64) -> Duration {
+    let ms = match (cfg.clock, cfg.movetime_ms) {
+        (Some(c), _) => left + c.byoyomi_ms,
+        (None, Some(mt)) => mt,
+        (None, None) => cfg.timeout_ms,
+    };
+    Duration::from_millis(ms + cfg.timemargin_ms)
+}
+
+fn fault(side: Color, kind: EndKind, detail: String, moves: Vec<Move>) -> Played {
+    Played {
+        outcome: Some(Outcome::Win(!side)),
+        kind,
+        detail,
+        moves,
+    }
+}
+
+/// Plays one game; `engines[0]` plays Cho, `engines[1]` Han.
+pub fn play(
+    cfg: &Config,
+    opening: &Opening,
+    engines: [&mut Engine; 2],
+    stop: &AtomicBool,
+) -> Played {
+    let [cho, han] = engines;
+    let mut eng: [&mut Engine; 2] = [cho, han];
+    let mut pos = match Position::from_fen(&opening.fen, cfg.rules) {
+        Ok(p) => p,
+        Err(e) => {
+            return Played {
+                outcome: None,
+                kind: EndKind::MaxPlies,
+                detail: format!("bad opening FEN: {e}"),
+                moves: Vec::new(),
+            }
+        }
+    };
+    let mut moves: Vec<Move> = Vec::new();
+    for &m in &opening.moves {
+        pos.make(m);
+        moves.push(m);
+    }
+    for side in [Color::Cho, Color::Han] {
+        if let Err(e) = eng[side.index()].new_game(stop) {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            return fault(side, EndKind::Crash, e, moves);
+        }
+    }
+    let base = cfg.clock.map_or(0, |c| c.base_ms);
+    let mut time = [base, base];
+    let mut log = ScoreLog::default();
+    let mut moves_text = String::new();
+    for m in &moves {
+        moves_text.push(' ');
+        moves_text.push_str(&move_to_string(*m, Notation::Uci));
+    }
+    loop {
+        if let Some(end) = game_end(&pos) {
+            return Played {
+                outcome: Some(end.outcome),
+                kind: EndKind::of_rules(end.reason),
+                detail: format!(
+                    "{}{}",
+                    end.reason.name(),
+                    if end.counted { " (count)" } else { "" }
+                ),
+                moves,
+            };
+        }
+        if moves.len() >= cfg.max_plies {
+            let outcome = if cfg.rules.counting() {
+                Outcome::Win(count_winner(&pos))
+            } else {
+                Outcome::Draw
+            };
+            return Played {
+                outcome: Some(outcome),
+                kind: EndKind::MaxPlies,
+                detail: format!("{} plies", moves.len()),
+                moves,
+            };
+        }
+        let side = pos.side_to_move();
+        let e = &mut eng[side.index()];
+        let position = if moves_text.is_empty() {
+            format!("position fen {}", opening.fen)
+        } else {
+            format!("position fen {} moves{}", opening.fen, moves_text)
+        };
+        let limit = time_limit(cfg, time[side.index()]);
+        let answer = match e.search(&position, &go_line(cfg, &time), limit, stop) {
+            Ok(a) => a,
+            Err(Fault::Stopped) => {
+                return Played {
+                    outcome: None,
+                    kind: EndKind::Crash,
+                    detail: "stopped".into(),
+                    moves,
+                }
+            }
+            Err(Fault::Timeout) => {
+                let detail = format!("{} gave no move in {} ms", e.name, limit.as_millis());
+                return fault(side, EndKind::TimeForfeit, detail, moves);
+            }
+            Err(Fault::Crash(why)) => {
+                return fault(side, EndKind::Crash, format!("{} {why}", e.name), moves);
+            }
+        };
+        if let Some(c) = cfg.clock {
+            let used = answer.elapsed.as_millis() as u64;
+            let left = &mut time[side.index()];
+            // Within the margin an overrun only empties the clock.
+            *left = left.saturating_sub(used) + c.inc_ms;
+        }
+        let text = answer.bestmove.as_str();
+        if text.is_empty() || text == "(none)" {
+            let detail = format!(
+                "{} answered 'bestmove {}' with legal moves left",
+                e.name, text
+            );
+            return fault(side, EndKind::NoMove, detail, moves);
+        }
+        let m = match parse_move(&pos, text, Notation::Uci) {
+            Ok(m) => m,
+            Err(why) => {
+                let detail = format!("{}: {why}", e.name);
+                return fault(side, EndKind::IllegalMove, detail, moves);
+            }
+        };
+        pos.make(m);
+        moves.push(m);
+        moves_text.push(' ');
+        moves_text.push_str(&move_to_string(m, Notation::Uci));
+        log.scores[side.index()].push(answer.eval.score());
+        if let Some(p) = adjudicate(cfg, &log, &pos) {
+            return Played { moves, ..p };
+        }
+    }
+}
+
+/// Draw and resign adjudication on both engines' own scores.
+fn adjudicate(cfg: &Config, log: &ScoreLog, pos: &Position) -> Option<Played> {
+    if let Some(r) = cfg.adjudicate_resign {
+        let n = r.count as usize;
+        for loser in [Color::Cho, Color::Han] {
+            if log.all_within(loser, n, |s| s <= -r.score)
+                && log.all_within(!loser, n, |s| s >= r.score)
+            {
+                return Some(Played {
+                    outcome: Some(Outcome::Win(!loser)),
+                    kind: EndKind::AdjudicatedResign,
+                    detail: format!("both engines scored {loser:?} at -{} cp or worse", r.score),
+                    moves: Vec::new(),
+                });
+            }
+        }
+    }
+    if let Some(d) = cfg.adjudicate_draw {
+        let n = d.count as usize;
+        let within = |s: i32| s.abs() <= d.score;
+        if pos.fullmove() > d.from_move
+            && log.all_within(Color::Cho, n, within)
+            && log.all_within(Color::Han, n, within)
+        {
+            return Some(Played {
+                outcome: Some(Outcome::Draw),
+                kind: EndKind::AdjudicatedDraw,
+                detail: format!("both scores within {} cp for {n} moves", d.score),
+                moves: Vec::new(),
+            });
+        }
+    }
+    None
+}

@@ -1,0 +1,341 @@
+//! `janggun match`: plays UCI engines against each other (two, or more in
+//! a round robin), each game with its own engine processes, adjudicated by
+//! the rules core; reports Elo from game pairs, runs an SPRT, writes PGN
+//! and JSON, and resumes an interrupted match from them.
+
+pub mod cli;
+pub mod engine;
+pub mod game;
+pub mod json;
+pub mod openings;
+pub mod output;
+pub mod pgn;
+pub mod record;
+pub mod resume;
+pub mod san;
+pub mod stats;
+
+use cli::Config;
+use engine::Engine;
+use openings::Opening;
+use record::{Record, Schedule};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
+use std::sync::Once;
+use std::time::Duration;
+
+/// Set by the Ctrl-C / SIGTERM handler; a second signal exits at once.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static HANDLER: Once = Once::new();
+
+fn install_handler() {
+    HANDLER.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                // Engines run in their own process groups but read our pipe:
+                // they see end-of-file and quit when we are gone.
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+/// The `match` subcommand: parses its arguments and runs the match.
+pub fn main(args: &[String]) -> Result<(), String> {
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        println!("{}", cli::USAGE);
+        return Ok(());
+    }
+    let cfg = cli::parse(args)?;
+    run(&cfg).map(|_| ())
+}
+
+enum Msg {
+    Done(Box<Record>),
+    Fatal(String),
+}
+
+/// What a run ended with (for tests and callers).
+pub struct Outcome {
+    pub records: BTreeMap<usize, Record>,
+    pub interrupted: bool,
+}
+
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn worker(
+    cfg: &Config,
+    book: &[Opening],
+    sched: &Schedule,
+    pending: &[usize],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: Sender<Msg>,
+) {
+    let mut engines: HashMap<usize, Engine> = HashMap::new();
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let k = next.fetch_add(1, Ordering::SeqCst);
+        let Some(&index) = pending.get(k) else {
+            return;
+        };
+        let slot = sched.slot(index);
+        for e in [slot.cho, slot.han] {
+            if let std::collections::hash_map::Entry::Vacant(v) = engines.entry(e) {
+                match Engine::start(&cfg.engines[e], cfg.rules, stop) {
+                    Ok(eng) => {
+                        v.insert(eng);
+                    }
+                    Err(err) => {
+                        if !stop.load(Ordering::Relaxed) {
+                            let _ = tx.send(Msg::Fatal(err));
+                        }
+                        return;
+                    }
+                }
+            }
+        }
+        let opening = openings::for_pair(book, slot.pair, cfg.seed, cfg.random_plies, cfg.rules);
+        let (Some(mut a), Some(mut b)) = (engines.remove(&slot.cho), engines.remove(&slot.han))
+        else {
+            return;
+        };
+        let played = game::play(cfg, &opening, [&mut a, &mut b], stop);
+        engines.insert(slot.cho, a);
+        engines.insert(slot.han, b);
+        let Some(outcome) = played.outcome else {
+            return;
+        };
+        let rec = Record {
+            slot,
+            fen: opening.fen,
+            moves: played.moves,
+            outcome,
+            kind: played.kind,
+            detail: played.detail,
+        };
+        // An engine that misbehaved starts afresh: it may still be thinking,
+        // or be gone.
+        if let Some(e) = rec.faulty_engine() {
+            engines.remove(&e);
+        }
+        if tx.send(Msg::Done(Box::new(rec))).is_err() {
+            return;
+        }
+    }
+}
+
+fn sprt_report(cfg: &Config, t: &record::Totals) -> Option<output::SprtReport> {
+    let s = cfg.sprt?;
+    let llr = stats::llr_normalized(s.elo0, s.elo1, &t.engines[0].penta);
+    let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+    let state = if llr >= upper {
+        "H1 accepted"
+    } else if llr <= lower {
+        "H0 accepted"
+    } else {
+        "continue"
+    };
+    Some(output::SprtReport {
+        llr,
+        lower,
+        upper,
+        state,
+    })
+}
+
+fn write_json(
+    cfg: &Config,
+    records: &BTreeMap<usize, Record>,
+    planned: usize,
+    interrupted: bool,
+) -> Result<(), String> {
+    let Some(path) = &cfg.json else {
+        return Ok(());
+    };
+    let t = record::totals(cfg.engines.len(), records);
+    let sprt = sprt_report(cfg, &t);
+    let list: Vec<&Record> = records.values().collect();
+    let text = output::report_json(cfg, &t, &list, planned, sprt.as_ref(), interrupted);
+    // Write aside and rename, so that an interruption never leaves half a file.
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// CPU seconds of the runner itself (its threads included) and of the
+/// engine processes it has waited for, from /proc/self/stat (Linux).
+fn cpu_report() -> Option<String> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name, which may hold spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    // utime, stime, cutime, cstime are fields 14..17, i.e. 11..14 here;
+    // the kernel reports them in USER_HZ, which is 100 on Linux.
+    let tick = 100.0;
+    let own = (f.get(11)? + f.get(12)?) / tick;
+    let children = (f.get(13)? + f.get(14)?) / tick;
+    Some(format!("cpu: runner {own:.2} s, engines {children:.2} s"))
+}
+
+/// Runs the match described by `cfg`.
+pub fn run(cfg: &Config) -> Result<Outcome, String> {
+    install_handler();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    let book = match &cfg.openings {
+        Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,
+        None => openings::default_openings(),
+    };
+    let sched = Schedule::new(cfg);
+    let total = sched.total();
+    let mut records = if cfg.resume {
+        resume::load(cfg, &sched)?
+    } else {
+        BTreeMap::new()
+    };
+    let mut pgn_file = match &cfg.pgn {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .write(true)
+                .append(cfg.resume)
+                .truncate(!cfg.resume)
+                .open(p)
+                .map_err(|e| format!("{}: {e}", p.display()))?,
+        ),
+        None => None,
+    };
+    let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
+    let progress = !cfg.quiet && std::io::stderr().is_terminal();
+    let date = today();
+    if !records.is_empty() && !cfg.quiet {
+        println!(
+            "resumed: {} games already played, {} to go",
+            records.len(),
+            pending.len()
+        );
+    }
+    let stop = AtomicBool::new(false);
+    let next = AtomicUsize::new(0);
+    let mut fatal = None;
+    let mut sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
+        .is_some_and(|s| s.state != "continue");
+    if sprt_done {
+        stop.store(true, Ordering::SeqCst);
+    }
+    std::thread::scope(|scope| -> Result<(), String> {
+        let (tx, rx) = channel();
+        for _ in 0..cfg.concurrency.min(pending.len()) {
+            let tx = tx.clone();
+            let (book, sched, pending, next, stop) = (&book, &sched, &pending, &next, &stop);
+            scope.spawn(move || worker(cfg, book, sched, pending, next, stop, tx));
+        }
+        drop(tx);
+        loop {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                stop.store(true, Ordering::SeqCst);
+            }
+            let msg = match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            let rec = match msg {
+                Msg::Done(r) => *r,
+                Msg::Fatal(e) => {
+                    stop.store(true, Ordering::SeqCst);
+                    fatal.get_or_insert(e);
+                    continue;
+                }
+            };
+            if let Some(f) = pgn_file.as_mut() {
+                let text = output::pgn_game(cfg, &rec, &date);
+                f.write_all(text.as_bytes())
+                    .and_then(|_| f.flush())
+                    .map_err(|e| format!("writing PGN: {e}"))?;
+            }
+            let index = rec.slot.index;
+            records.insert(index, rec);
+            let t = record::totals(cfg.engines.len(), &records);
+            if progress {
+                eprint!("\r\x1b[K");
+            }
+            if !cfg.quiet {
+                println!(
+                    "{}",
+                    output::game_line(cfg, &records[&index], records.len(), total)
+                );
+            }
+            let sprt = sprt_report(cfg, &t);
+            if let Some(s) = &sprt {
+                if s.state != "continue" && !sprt_done {
+                    sprt_done = true;
+                    stop.store(true, Ordering::SeqCst);
+                }
+            }
+            if cfg.pgn.is_none() {
+                write_json(cfg, &records, total, false)?;
+            }
+            if progress {
+                let line =
+                    output::progress(cfg, &t, total, sprt.map(|s| (s.llr, s.lower, s.upper)));
+                eprint!("{line}");
+            }
+        }
+        if progress {
+            eprint!("\r\x1b[K");
+        }
+        Ok(())
+    })?;
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    let t = record::totals(cfg.engines.len(), &records);
+    println!("{}", output::table(cfg, &t));
+    if let (Some(s), Some(spec)) = (sprt_report(cfg, &t), cfg.sprt) {
+        println!(
+            "SPRT (normalized Elo) elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}",
+            spec.elo0, spec.elo1, spec.alpha, spec.beta, s.llr, s.lower, s.upper, s.state
+        );
+    }
+    if !cfg.quiet {
+        if let Some(cpu) = cpu_report() {
+            println!("{cpu}");
+        }
+    }
+    if interrupted {
+        println!(
+            "interrupted after {} of {total} games; continue with --resume",
+            records.len()
+        );
+    }
+    write_json(cfg, &records, total, interrupted)?;
+    if let Some(e) = fatal {
+        return Err(e);
+    }
+    Ok(Outcome {
+        records,
+        interrupted,
+    })
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""A UCI engine that misbehaves on purpose, for the match runner's tests.
+
+  fault_engine.py illegal        answers a well-formed but illegal move
+  fault_engine.py garbage        answers an unparsable move
+  fault_engine.py late           answers only after SECONDS (default 3)
+  fault_engine.py die            exits without answering
+  fault_engine.py none           answers `bestmove (none)`
+  fault_engine.py script M1 M2.. plays the given UCI moves by ply number
+                                 (counted from the FEN), then answers an
+                                 unparsable move when the list runs out
+Faults happen on the engine's first search. An argument `score=CP` sets the
+score the engine reports with each move (default 0), for adjudication tests.
+The engine declares UCI_Variant so the runner's variant handling is used.
+"""
+import sys
+import time
+
+args = [a for a in sys.argv[1:] if not a.startswith("score=")]
+score = next((a[6:] for a in sys.argv[1:] if a.startswith("score=")), "0")
+mode = args[0] if args else "script"
+script = args[1:] if mode == "script" else []
+delay = float(args[1]) if mode == "late" and len(args) > 1 else 3.0
+ply = 0
+
+
+def out(s):
+    sys.stdout.write(s + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    cmd = words[0]
+    if cmd == "uci":
+        out("id name fault-" + mode)
+        out("option name UCI_Variant type combo default janggi var janggi var janggimodern")
+        out("uciok")
+    elif cmd == "isready":
+        out("readyok")
+    elif cmd == "position":
+        ply = len(words) - words.index("moves") - 1 if "moves" in words else 0
+    elif cmd == "go":
+        out(f"info depth 1 score cp {score} pv a1a2")
+        if mode == "illegal":
+            out("bestmove a1a9")
+        elif mode == "garbage":
+            out("bestmove zz")
+        elif mode == "late":
+            time.sleep(delay)
+            out("bestmove a1a2")
+        elif mode == "die":
+            sys.exit(3)
+        elif mode == "none":
+            out("bestmove (none)")
+        else:
+            out("bestmove " + (script[ply] if ply < len(script) else "end-of-script"))
+    elif cmd == "quit":
+        break
