@@ -34,6 +34,18 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search a fixed list of positions; prints `Bench: <nodes>`.
+    Bench {
+        #[arg(default_value_t = tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        #[arg(default_value_t = 1)]
+        threads: usize,
+        #[arg(default_value_t = 16)]
+        hash: usize,
+    },
+    /// Testing aid: a minimal UCI loop over the search engine.
+    #[command(name = "uci-lite", hide = true)]
+    UciLite,
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -112,6 +124,12 @@ fn main() -> ExitCode {
                 Err("rules: only --batch is supported".into())
             }
         }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => tools::bench::run(depth, threads, hash),
+        Some(Command::UciLite) => tools::ucilite::run(),
         None => Err("protocol loop not built yet".into()),
     };
     match result {

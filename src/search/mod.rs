@@ -10,6 +10,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub mod engine;
+pub mod eval;
+pub mod ordering;
+pub mod params;
+#[allow(clippy::module_inception)]
+pub mod search;
+pub mod see;
+pub mod skill;
+pub mod thread;
+pub mod time;
+pub mod tt;
 
 pub use engine::Engine;
 

@@ -1,4 +1,6 @@
 //! Command-line tools built on the engine: perft, the rules batch interface.
 
 pub mod batch;
+pub mod bench;
 pub mod perft;
+pub mod ucilite;
