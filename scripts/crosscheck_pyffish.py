@@ -16,8 +16,10 @@ Results are from Cho's (white's) view. Semantics: scripts/PEERS.md.
 Each engine line carries the full game from its start FEN, so the engine's history
 handling (repetition window, passes) is tested. pyffish is queried with the position
 before the last capture plus the moves since (equivalent for FSF, since its repetition
-window ends at the last capture; checked by --selftest) because every pyffish call costs
-~1.4 ms of fixed overhead plus ~5 us per replayed move.
+window ends at the last capture), and for legal moves with the position two plies back
+plus those two moves (legality only looks that far back: two passes in a row, or a pass
+in bikjang, leave no moves); both are checked by --selftest. Every pyffish call costs ~1.4 ms of fixed overhead
+(it re-initialises the variant) plus ~5 us per replayed move.
 
 pyffish's is_immediate_game_end / is_optional_game_end are only called where they can
 possibly be true (after a pass or with facing generals; when the move clock is near the
@@ -76,7 +78,8 @@ def sq(move, which):
 
 
 def is_pass(move):
-    return sq(move, 0) == sq(move, 1)
+    h = len(move) // 2
+    return len(move) % 2 == 0 and move[:h] == move[h:]
 
 
 def reverse(move):
@@ -151,11 +154,107 @@ class Board:
         lo, hi = sorted(k[1] for k in kings)
         return all((f, r) not in self.sq for r in range(lo + 1, hi))
 
+    def general(self, color):
+        g = "K" if color == "w" else "k"
+        for s, p in self.sq.items():
+            if p == g:
+                return s
+        return None
+
+    def in_check(self, color=None):
+        """Is `color`'s (default: side to move) general attacked? Only steers move choice."""
+        color = color or self.stm
+        g = self.general(color)
+        return g is not None and attacked(self, g, "b" if color == "w" else "w")
+
+    def gives_check(self, move):
+        b = self.copy()
+        b.push(move)
+        return b.in_check()
+
     def material(self):
         """(cho points, han points) without Han's 1.5 bonus."""
         w = sum(VALUES[p.lower()] for p in self.sq.values() if p.isupper())
         b = sum(VALUES[p] for p in self.sq.values() if p.islower())
         return w, b
+
+
+PALACE_DIAG = {  # palace diagonal neighbours (the lines d1-e2-f3, f1-e2-d3 and d8-e9-f10, f8-e9-d10)
+    (3, 1): [(4, 2)], (5, 1): [(4, 2)], (3, 3): [(4, 2)], (5, 3): [(4, 2)],
+    (4, 2): [(3, 1), (5, 1), (3, 3), (5, 3)],
+    (3, 8): [(4, 9)], (5, 8): [(4, 9)], (3, 10): [(4, 9)], (5, 10): [(4, 9)],
+    (4, 9): [(3, 8), (5, 8), (3, 10), (5, 10)],
+}
+
+
+def attacked(board, target, by):
+    """Is square `target` (file letter, rank) attacked by side `by` ('w'/'b')? Janggi
+    piece moves, enough to steer the random games toward checks (verified in --selftest)."""
+    own = str.isupper if by == "w" else str.islower
+    at = lambda f, r: board.sq.get((FILES[f], r)) if 0 <= f < 9 and 1 <= r <= 10 else None
+    inside = lambda f, r: 0 <= f < 9 and 1 <= r <= 10
+    tf, tr = FILES.index(target[0]), target[1]
+
+    def mine(p, kind):
+        return p is not None and own(p) and p.lower() == kind
+
+    # chariot and cannon along ranks and files
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        f, r, screen = tf + df, tr + dr, None
+        while inside(f, r):
+            p = at(f, r)
+            if p is not None:
+                if screen is None:
+                    if mine(p, "r"):
+                        return True
+                    if p.lower() == "c":
+                        break
+                    screen = p
+                else:
+                    if mine(p, "c"):
+                        return True
+                    break
+            f, r = f + df, r + dr
+    # palace diagonals: chariot (any distance on the line), cannon (corner over centre)
+    t = (tf, tr)
+    if t in PALACE_DIAG:
+        for n in PALACE_DIAG[t]:
+            p = at(*n)
+            if mine(p, "r"):
+                return True
+            far = (2 * n[0] - tf, 2 * n[1] - tr)
+            if far in PALACE_DIAG and far != t:
+                q = at(*far)
+                if p is None and mine(q, "r"):
+                    return True
+                if p is not None and p.lower() != "c" and mine(q, "c"):
+                    return True
+    # horse: orthogonal step then diagonal step
+    for df, dr in ((1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (-2, 1), (2, -1), (-2, -1)):
+        hf, hr = tf - df, tr - dr
+        if inside(hf, hr) and mine(at(hf, hr), "n"):
+            bf, br = (hf, hr + dr // 2) if abs(dr) == 2 else (hf + df // 2, hr)
+            if at(bf, br) is None:
+                return True
+    # elephant: orthogonal step then two diagonal steps
+    for df, dr in ((2, 3), (-2, 3), (2, -3), (-2, -3), (3, 2), (-3, 2), (3, -2), (-3, -2)):
+        ef, er = tf - df, tr - dr
+        if inside(ef, er) and mine(at(ef, er), "b"):
+            sf_, sr = (0, dr // 3) if abs(dr) == 3 else (df // 3, 0)
+            b1 = (ef + sf_, er + sr)
+            b2 = (b1[0] + (df > 0) * 2 - 1, b1[1] + (dr > 0) * 2 - 1)
+            if at(*b1) is None and at(*b2) is None:
+                return True
+    # soldier: forward or sideways; diagonally forward on the enemy palace lines
+    fwd = 1 if by == "w" else -1
+    for f, r in ((tf, tr - fwd), (tf - 1, tr), (tf + 1, tr)):
+        if mine(at(f, r), "p"):
+            return True
+    if t in PALACE_DIAG:
+        for n in PALACE_DIAG[t]:
+            if n[1] == tr - fwd and mine(at(*n), "p"):
+                return True
+    return False
 
 
 # ----------------------------------------------------------------------------- verdicts
@@ -182,6 +281,7 @@ class Oracle:
         self.since = []          # moves from root_fen to the current position
         self.board = Board(fen)
         self.keys = [self.board.key()]  # positions since root_fen (for the shortcut)
+        self.recent = [(fen, None)]  # (FEN, move that led to it) for the last plies
         self.calls = 0
 
     def push(self, move):
@@ -192,13 +292,16 @@ class Oracle:
         self.board.push(move)
         self.since.append(move)
         self.keys.append(self.board.key())
+        self.recent = (self.recent + [(self.board.fen(), move)])[-3:]
 
     def _q(self, fn):
         self.calls += 1
         return fn(self.variant, self.root_fen, self.since)
 
     def legal(self):
-        return self._q(sf.legal_moves)
+        self.calls += 1
+        root = self.recent[0][0]
+        return sf.legal_moves(self.variant, root, [m for _, m in self.recent[1:]])
 
     def may_end_immediately(self):
         last = self.since[-1] if self.since else None
@@ -251,10 +354,16 @@ def choose(rng, board, legal, history, style):
         back = reverse(history[-2])
         if back in moves:
             return back
-    if rng.random() < style["capture"]:
-        caps = [m for m in moves if board.is_capture(m)]
-        if caps:
-            return rng.choice(caps)
+    if style["check"] and rng.random() < style["check"]:
+        cands = rng.sample(moves, min(len(moves), 12))
+        checks = [m for m in cands if board.gives_check(m)]
+        if checks:
+            return rng.choice(checks)
+    caps = [m for m in moves if board.is_capture(m)]
+    if caps and rng.random() < style["capture"]:
+        return rng.choice(caps)
+    if caps and style["capture"] == 0 and len(caps) < len(moves):
+        moves = [m for m in moves if m not in caps]  # quiet style: provoke the move limit
     return rng.choice(moves)
 
 
@@ -265,10 +374,11 @@ def play_game(args):
     variant = variants[gi % len(variants)]
     fen = rng.choice(START_FENS)
     style = {
-        "pass": rng.choice([0.0, 0.02, 0.05, 0.12]),
+        "pass": rng.choice([0.0, 0.0, 0.01, 0.03, 0.1]),
         "bikjang_pass": rng.choice([0.2, 0.6]),
-        "shuttle": rng.choice([0.0, 0.2, 0.5, 0.8]),
-        "capture": rng.choice([0.0, 0.3, 0.7]),
+        "shuttle": rng.choice([0.0, 0.0, 0.2, 0.5, 0.8]),
+        "capture": rng.choice([0.0, 0.1, 0.3, 0.7]),
+        "check": rng.choice([0.0, 0.0, 0.5, 0.9]),
     }
     oracle = Oracle(variant, fen, full, random.Random(f"{seed}:{gi}:spot"))
     moves, answers, problems = [], [], []
@@ -282,6 +392,8 @@ def play_game(args):
             full_legal = sf.legal_moves(variant, fen, moves)
             if sorted(full_legal) != ans[0]:
                 problems.append(f"rooted legal moves differ at ply {len(moves)}")
+            if oracle.board.in_check() != sf.gives_check(variant, fen, moves):
+                problems.append(f"check detector differs at ply {len(moves)} (affects move choice only)")
             if oracle.board.fen() != sf.get_fen(variant, fen, moves):
                 problems.append(f"FEN tracker differs at ply {len(moves)}: {oracle.board.fen()}")
             for fn in (sf.is_immediate_game_end, sf.is_optional_game_end):

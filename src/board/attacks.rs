@@ -296,6 +296,44 @@ const fn build_line_masks() -> ([u128; 10], [u128; 9]) {
     (ranks, files)
 }
 
+const fn build_lines() -> [u128; NUM_SQUARES] {
+    let rays = build_rays();
+    let mut t = [0u128; NUM_SQUARES];
+    let mut s = 0;
+    while s < NUM_SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            t[s] |= rays[d][s];
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Every point a chariot or cannon could reach from here on an empty board.
+pub static LINES: [u128; NUM_SQUARES] = build_lines();
+
+const fn build_leap_sources(steps: i8) -> [u128; NUM_SQUARES] {
+    let mut t = [0u128; NUM_SQUARES];
+    let mut s = 0;
+    while s < NUM_SQUARES {
+        let (n, l) = leaps_from(s, steps);
+        let mut i = 0;
+        while i < n {
+            t[l[i].to as usize] |= 1u128 << s;
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// Points from which a horse could reach each point (legs ignored).
+pub static HORSE_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(1);
+/// Points from which an elephant could reach each point (legs ignored).
+pub static ELEPHANT_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(2);
+
 pub static RANK_MASKS: [u128; 10] = build_line_masks().0;
 pub static FILE_MASKS: [u128; 9] = build_line_masks().1;
 
@@ -441,10 +479,10 @@ pub fn soldier_steps(c: Color, sq: Square) -> Bitboard {
 
 /// Points strictly between two points on one rank or file (empty otherwise).
 pub fn between(a: Square, b: Square) -> Bitboard {
-    for d in 0..8 {
-        let ray = RAYS[d][a.index()];
+    for rays in RAYS.iter() {
+        let ray = rays[a.index()];
         if ray >> b.index() & 1 != 0 {
-            return Bitboard(ray & !RAYS[d][b.index()] & !(1u128 << b.index()));
+            return Bitboard(ray & !rays[b.index()] & !(1u128 << b.index()));
         }
     }
     Bitboard::EMPTY

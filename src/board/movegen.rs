@@ -17,9 +17,10 @@ use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::square::{PieceKind, Square};
 
-/// Calls `f(from, to)` for every pseudo-legal move (no pass) whose target is in `targets`.
+/// Calls `f(from, targets)` for every own piece with pseudo-legal targets
+/// (no pass), targets restricted to `targets`.
 #[inline(always)]
-fn for_each_pseudo(pos: &Position, targets: Bitboard, mut f: impl FnMut(Square, Square)) {
+fn for_each_pseudo(pos: &Position, targets: Bitboard, mut f: impl FnMut(Square, Bitboard)) {
     let us = pos.side_to_move();
     let own = pos.pieces(us);
     let occ = pos.occupied();
@@ -27,40 +28,29 @@ fn for_each_pseudo(pos: &Position, targets: Bitboard, mut f: impl FnMut(Square, 
     let allowed = !own & targets;
 
     for from in pos.pieces_of(us, PieceKind::Chariot) {
-        for to in chariot_attacks(from, occ) & allowed {
-            f(from, to);
-        }
+        f(from, chariot_attacks(from, occ) & allowed);
     }
     for from in pos.pieces_of(us, PieceKind::Cannon) {
         // A cannon never lands on a cannon.
-        for to in cannon_attacks(from, occ, cannons) & allowed & !cannons {
-            f(from, to);
-        }
+        f(
+            from,
+            cannon_attacks(from, occ, cannons) & allowed & !cannons,
+        );
     }
     for from in pos.pieces_of(us, PieceKind::Horse) {
-        for to in horse_attacks(from, occ) & allowed {
-            f(from, to);
-        }
+        f(from, horse_attacks(from, occ) & allowed);
     }
     for from in pos.pieces_of(us, PieceKind::Elephant) {
-        for to in elephant_attacks(from, occ) & allowed {
-            f(from, to);
-        }
+        f(from, elephant_attacks(from, occ) & allowed);
     }
     for from in pos.pieces_of(us, PieceKind::Soldier) {
-        for to in soldier_steps(us, from) & allowed {
-            f(from, to);
-        }
+        f(from, soldier_steps(us, from) & allowed);
     }
     for from in pos.pieces_of(us, PieceKind::Guard) {
-        for to in palace_steps(from) & allowed {
-            f(from, to);
-        }
+        f(from, palace_steps(from) & allowed);
     }
     let k = pos.king(us);
-    for to in palace_steps(k) & allowed {
-        f(k, to);
-    }
+    f(k, palace_steps(k) & allowed);
 }
 
 /// What the legality filter needs, computed once per position.
@@ -125,16 +115,29 @@ impl Filter {
         }
     }
 
+    /// Splits a piece's targets into those legal without a test and those
+    /// that need `exact_legal`.
     #[inline(always)]
-    fn is_legal(&self, pos: &Position, from: Square, to: Square) -> bool {
-        if !self.all_exact
-            && from != self.king
-            && !self.sensitive.has(from)
-            && !self.sensitive.has(to)
-        {
-            return true;
+    fn split(&self, from: Square, targets: Bitboard) -> (Bitboard, Bitboard) {
+        if self.all_exact || from == self.king || self.sensitive.has(from) {
+            (Bitboard::EMPTY, targets)
+        } else {
+            (targets & !self.sensitive, targets & self.sensitive)
         }
-        exact_legal(pos, from, to)
+    }
+
+    /// Calls `f` with every legal (from, to) among the targets.
+    #[inline(always)]
+    fn each_legal(&self, pos: &Position, from: Square, targets: Bitboard, mut f: impl FnMut(Move)) {
+        let (safe, risky) = self.split(from, targets);
+        for to in safe {
+            f(Move::new(from, to));
+        }
+        for to in risky {
+            if exact_legal(pos, from, to) {
+                f(Move::new(from, to));
+            }
+        }
     }
 }
 
@@ -206,10 +209,8 @@ pub fn legal_moves(pos: &Position, list: &mut MoveList) {
         return;
     }
     let filter = Filter::new(pos);
-    for_each_pseudo(pos, Bitboard::ALL, |from, to| {
-        if filter.is_legal(pos, from, to) {
-            list.push(Move::new(from, to));
-        }
+    for_each_pseudo(pos, Bitboard::ALL, |from, targets| {
+        filter.each_legal(pos, from, targets, |m| list.push(m))
     });
     if pass_legal(pos) {
         list.push(Move::pass(pos.king(pos.side_to_move())));
@@ -225,10 +226,8 @@ pub fn legal_captures(pos: &Position, list: &mut MoveList) {
     }
     let filter = Filter::new(pos);
     let targets = pos.pieces(!pos.side_to_move());
-    for_each_pseudo(pos, targets, |from, to| {
-        if filter.is_legal(pos, from, to) {
-            list.push(Move::new(from, to));
-        }
+    for_each_pseudo(pos, targets, |from, t| {
+        filter.each_legal(pos, from, t, |m| list.push(m))
     });
 }
 
@@ -247,8 +246,12 @@ pub fn count_legal(pos: &Position) -> u64 {
     }
     let filter = Filter::new(pos);
     let mut n = 0u64;
-    for_each_pseudo(pos, Bitboard::ALL, |from, to| {
-        n += filter.is_legal(pos, from, to) as u64;
+    for_each_pseudo(pos, Bitboard::ALL, |from, targets| {
+        let (safe, risky) = filter.split(from, targets);
+        n += safe.count() as u64;
+        for to in risky {
+            n += exact_legal(pos, from, to) as u64;
+        }
     });
     n + pass_legal(pos) as u64
 }
@@ -260,10 +263,8 @@ pub fn perft_moves(pos: &Position, list: &mut MoveList) {
         return;
     }
     let filter = Filter::new(pos);
-    for_each_pseudo(pos, Bitboard::ALL, |from, to| {
-        if filter.is_legal(pos, from, to) {
-            list.push(Move::new(from, to));
-        }
+    for_each_pseudo(pos, Bitboard::ALL, |from, targets| {
+        filter.each_legal(pos, from, targets, |m| list.push(m))
     });
     if pass_legal(pos) {
         list.push(Move::pass(pos.king(pos.side_to_move())));

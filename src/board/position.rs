@@ -2,8 +2,8 @@
 //! the rule sets need (passes, bikjang, checks, keys for repetition).
 
 use super::attacks::{
-    cannon_attacks, chariot_attacks, Leap, ELEPHANT_LEAPS_TO, HORSE_LEAPS_TO, NONE, RAYS,
-    SOLDIER_ATTACKERS,
+    cannon_attacks, chariot_attacks, Leap, ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES, HORSE_LEAPS_TO,
+    HORSE_SOURCES, LINES, NONE, RAYS, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
 use super::moves::Move;
@@ -278,10 +278,15 @@ impl Position {
         cannons: Bitboard,
     ) -> bool {
         let k = &self.by_kind;
-        if (chariot_attacks(ksq, occ) & enemy & k[PieceKind::Chariot.index()]).any() {
+        // Cheap geometric filters first: most positions have no enemy
+        // slider on the general's lines and no leaper within reach.
+        let lines = Bitboard(LINES[ksq.index()]) & enemy;
+        let chariots = lines & k[PieceKind::Chariot.index()];
+        if chariots.any() && (chariot_attacks(ksq, occ) & chariots).any() {
             return true;
         }
-        if (cannon_attacks(ksq, occ, cannons) & enemy & k[PieceKind::Cannon.index()]).any() {
+        let cannon_attackers = lines & k[PieceKind::Cannon.index()];
+        if cannon_attackers.any() && (cannon_attacks(ksq, occ, cannons) & cannon_attackers).any() {
             return true;
         }
         if (Bitboard(SOLDIER_ATTACKERS[them.index()][ksq.index()])
@@ -291,11 +296,12 @@ impl Position {
         {
             return true;
         }
-        let horses = enemy & k[PieceKind::Horse.index()];
+        let horses = Bitboard(HORSE_SOURCES[ksq.index()]) & enemy & k[PieceKind::Horse.index()];
         if horses.any() && leaper_attack(&HORSE_LEAPS_TO[ksq.index()], horses, occ) {
             return true;
         }
-        let elephants = enemy & k[PieceKind::Elephant.index()];
+        let elephants =
+            Bitboard(ELEPHANT_SOURCES[ksq.index()]) & enemy & k[PieceKind::Elephant.index()];
         elephants.any() && leaper_attack(&ELEPHANT_LEAPS_TO[ksq.index()], elephants, occ)
     }
 

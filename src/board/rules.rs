@@ -278,7 +278,7 @@ fn checked_throughout(pos: &Position, start: usize, side: Color) -> bool {
     // State i was reached by a move of the side not to move in state i.
     let mut moved = false;
     for (i, st) in h.iter().enumerate().take(n).skip(start + 1) {
-        let mover = if (n - 1 - i) % 2 == 0 {
+        let mover = if (n - 1 - i).is_multiple_of(2) {
             !pos.side_to_move()
         } else {
             pos.side_to_move()
