@@ -43,6 +43,27 @@ enum Command {
         #[arg(default_value_t = 16)]
         hash: usize,
     },
+    /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
+    Selfplay {
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Texel-style tuning of the evaluation weights from game files.
+    Tune {
+        #[arg(required = true)]
+        games: Vec<String>,
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        /// L2 pull towards the current weights.
+        #[arg(long, default_value_t = 1e-6)]
+        lambda: f64,
+    },
     /// Testing aid: a minimal UCI loop over the search engine.
     #[command(name = "uci-lite", hide = true)]
     UciLite,
@@ -129,6 +150,17 @@ fn main() -> ExitCode {
             threads,
             hash,
         }) => tools::bench::run(depth, threads, hash),
+        Some(Command::Selfplay {
+            games,
+            nodes,
+            random_plies,
+            seed,
+        }) => tools::selfplay::run(games, nodes, random_plies, seed),
+        Some(Command::Tune {
+            games,
+            epochs,
+            lambda,
+        }) => tools::tune::run(&games, epochs, lambda),
         Some(Command::UciLite) => tools::ucilite::run(),
         None => Err("protocol loop not built yet".into()),
     };

@@ -25,7 +25,11 @@ fn depth(d: u32) -> Limits {
 
 #[test]
 fn finds_mate_in_one() {
-    let (r, _) = search("3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1", RuleSet::Janggi, depth(4));
+    let (r, _) = search(
+        "3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1",
+        RuleSet::Janggi,
+        depth(4),
+    );
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("b1b10"));
     assert_eq!(r.score, Score::Mate(1));
 }
@@ -33,7 +37,11 @@ fn finds_mate_in_one() {
 #[test]
 fn no_legal_move_gives_none() {
     // Mated: the position after b1b10 above.
-    let (r, _) = search("1R1k5/R8/9/9/9/9/9/9/4K4/9 b - - 1 1", RuleSet::Janggi, depth(3));
+    let (r, _) = search(
+        "1R1k5/R8/9/9/9/9/9/9/4K4/9 b - - 1 1",
+        RuleSet::Janggi,
+        depth(3),
+    );
     assert!(r.best.is_none());
 }
 
@@ -43,10 +51,18 @@ fn bikjang_pass_wins_the_count_for_han() {
     let fen = "4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1";
     let (r, _) = search(fen, RuleSet::Janggi, depth(3));
     assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e10e10"));
-    assert!(matches!(r.score, Score::Cp(c) if c > 10000), "{:?}", r.score);
+    assert!(
+        matches!(r.score, Score::Cp(c) if c > 10000),
+        "{:?}",
+        r.score
+    );
     // Without counting the same pass only draws.
     let (r, _) = search(fen, RuleSet::Traditional, depth(3));
-    assert!(matches!(r.score, Score::Cp(c) if c.abs() < 10000), "{:?}", r.score);
+    assert!(
+        matches!(r.score, Score::Cp(c) if c.abs() < 10000),
+        "{:?}",
+        r.score
+    );
     // Cho, behind on the count, must not pass in bikjang.
     let fen = "4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1";
     let (r, _) = search(fen, RuleSet::Janggi, depth(3));

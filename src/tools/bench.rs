@@ -8,7 +8,7 @@ use crate::search::{Control, Engine, Limits, Settings};
 use std::time::Instant;
 
 pub const POSITIONS: &str = include_str!("../../tests/data/bench_positions.txt");
-pub const DEFAULT_DEPTH: u32 = 9;
+pub const DEFAULT_DEPTH: u32 = 11;
 
 pub struct BenchLine {
     pub fen: String,

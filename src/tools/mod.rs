@@ -3,4 +3,6 @@
 pub mod batch;
 pub mod bench;
 pub mod perft;
+pub mod selfplay;
+pub mod tune;
 pub mod ucilite;
