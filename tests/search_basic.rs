@@ -167,3 +167,66 @@ fn two_threads_play_a_legal_move() {
     let m = r.best.expect("a move");
     assert!(is_legal(&pos, m));
 }
+
+#[test]
+fn weakened_levels_still_play_legal_moves() {
+    let pos = Position::startpos(RuleSet::Janggi);
+    for level in [-20, 0, 10] {
+        let mut engine = Engine::new(Settings {
+            skill_level: level,
+            ..Settings::default()
+        });
+        let r = engine.search(&pos, &depth(20), &Control::new(), &mut |_| {});
+        let m = r.best.expect("a move");
+        assert!(is_legal(&pos, m));
+        // The depth cap applies: level -20 searches one ply only.
+        if level == -20 {
+            assert_eq!(r.depth, 1);
+        }
+    }
+}
+
+#[test]
+fn eval_report_lists_terms_and_matches_evaluate() {
+    let pos = Position::startpos(RuleSet::Janggi);
+    let text = Engine::eval_report(&pos);
+    for term in [
+        "material",
+        "piece-square",
+        "mobility",
+        "palace attack",
+        "tempo",
+    ] {
+        assert!(text.contains(term), "{text}");
+    }
+    let total = format!("{} (side to move)", Engine::evaluate(&pos));
+    assert!(text.contains(&total), "{text}");
+}
+
+#[test]
+fn ponder_search_waits_for_ponderhit_then_uses_its_time() {
+    let pos = Position::startpos(RuleSet::Janggi);
+    let control = Control::new();
+    let c2 = control.clone();
+    let hitter = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        c2.ponderhit();
+    });
+    let mut engine = Engine::new(Settings::default());
+    let r = engine.search(
+        &pos,
+        &Limits {
+            ponder: true,
+            movetime: Some(50),
+            ..Limits::default()
+        },
+        &control,
+        &mut |_| {},
+    );
+    // It cannot have returned before the ponderhit arrived.
+    let hit_before_return = control.pondering_hit();
+    hitter.join().unwrap();
+    assert!(hit_before_return);
+    assert!(!control.stopped());
+    assert!(r.best.is_some_and(|m| is_legal(&pos, m)));
+}
