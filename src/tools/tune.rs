@@ -14,6 +14,7 @@ use crate::search::params::{param_name, Params, NUM_PARAMS, PARAMS, PHASE_MAX};
 use crate::search::see::see_ge;
 
 struct Sample {
+    game: usize,
     feats: Vec<(u16, i16)>,
     phase: f64,
     offset: f64,
@@ -22,6 +23,7 @@ struct Sample {
 
 fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
+    let mut game = 0;
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
         for (ln, line) in text.lines().enumerate() {
@@ -29,6 +31,7 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
             if parts.len() != 3 {
                 continue;
             }
+            game += 1;
             let result: f64 = parts[1]
                 .parse()
                 .map_err(|_| format!("{path}:{}: bad result", ln + 1))?;
@@ -56,6 +59,7 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
                         .collect();
                 let linear = linear_eval(&feats, ph as f64 / PHASE_MAX as f64, &to_f64(&PARAMS));
                 out.push(Sample {
+                    game,
                     feats,
                     phase: ph as f64 / PHASE_MAX as f64,
                     // What the weights do not explain (the count term, rounding).
@@ -98,10 +102,14 @@ fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
 }
 
 pub fn run(paths: &[String], epochs: usize, lambda: f64) -> Result<(), String> {
-    let samples = load(paths, 12)?;
-    if samples.len() < 100 {
-        return Err(format!("only {} samples; need more games", samples.len()));
+    let all = load(paths, 12)?;
+    if all.len() < 100 {
+        return Err(format!("only {} samples; need more games", all.len()));
     }
+    // Every tenth game is held out: the weights kept are those with the
+    // lowest error on games the tuner never saw.
+    let (held, samples): (Vec<Sample>, Vec<Sample>) =
+        all.into_iter().partition(|s| s.game % 10 == 0);
     let init = to_f64(&PARAMS);
     let mut w = init.clone();
     // Fit K by a coarse then fine scan.
@@ -122,9 +130,14 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64) -> Result<(), String> {
         }
     }
     eprintln!(
-        "{} samples, K = {k:.3}, initial error {best:.6}",
-        samples.len()
+        "{} samples ({} held out), K = {k:.3}, initial error {best:.6}, held-out {:.6}",
+        samples.len(),
+        held.len(),
+        error(&held, &w, k)
     );
+    let mut best_w = w.clone();
+    let mut best_held = error(&held, &w, k);
+    let mut best_epoch = 0;
     let (b1, b2, lr) = (0.9, 0.999, 1.0);
     let mut m = vec![[0.0f64; 2]; NUM_PARAMS];
     let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
@@ -150,12 +163,25 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64) -> Result<(), String> {
                 w[i][j] -= lr * mh / (vh.sqrt() + 1e-8);
             }
         }
-        if epoch % 100 == 0 || epoch == epochs {
-            eprintln!("epoch {epoch}: error {:.6}", error(&samples, &w, k));
+        if epoch % 25 == 0 || epoch == epochs {
+            let h = error(&held, &w, k);
+            if h < best_held {
+                best_held = h;
+                best_w = w.clone();
+                best_epoch = epoch;
+            }
+            if epoch % 100 == 0 {
+                eprintln!(
+                    "epoch {epoch}: error {:.6}, held-out {h:.6}",
+                    error(&samples, &w, k)
+                );
+            }
         }
     }
+    eprintln!("kept epoch {best_epoch}: held-out error {best_held:.6}");
+    let w = best_w;
     println!(
-        "// Tuned by `janggun tune` over {} samples (K = {k:.3}).",
+        "// Tuned by `janggun tune` over {} samples (K = {k:.3}, held-out error {best_held:.6}).",
         samples.len()
     );
     println!("pub static TUNED: Params = [");
