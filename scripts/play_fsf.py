@@ -69,7 +69,7 @@ class Engine:
             self.p.kill()
 
 
-def play(white, black, fen, tc, variant, max_plies):
+def play(white, black, fen, tc, variant, max_plies, nodes=None):
     base, inc = tc
     clock = [base, base]
     moves = []
@@ -93,15 +93,18 @@ def play(white, black, fen, tc, variant, max_plies):
             return 0.5, "maxplies", moves
         e = engines[stm]
         e.send(f"position fen {fen}" + (f" moves {' '.join(moves)}" if moves else ""))
-        wt, bt = int(clock[0] * 1000), int(clock[1] * 1000)
+        wt, bt = max(0, int(clock[0] * 1000)), max(0, int(clock[1] * 1000))
         ms = int(inc * 1000)
         t0 = time.time()
-        e.send(f"go wtime {wt} btime {bt} winc {ms} binc {ms}")
+        if nodes:
+            e.send(f"go nodes {nodes}")
+        else:
+            e.send(f"go wtime {wt} btime {bt} winc {ms} binc {ms}")
         out = e.wait("bestmove")
         used = time.time() - t0
         clock[stm] -= used
         # A small grace for pipe latency on a shared machine, the same for both.
-        if clock[stm] < -GRACE:
+        if clock[stm] < -GRACE and not nodes:
             return (0.0 if stm == 0 else 1.0), f"time ({e.name})", moves
         clock[stm] += inc
         mv = out[-1].split()[1]
@@ -128,6 +131,7 @@ def main():
     ap.add_argument("--b-opt", action="append")
     ap.add_argument("--variant", default="janggi")
     ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--nodes", type=int, help="fixed nodes per move instead of a clock")
     ap.add_argument("--out", help="append games here: start fen | result | moves")
     args = ap.parse_args()
     base, inc = (float(x) for x in args.tc.split("+"))
@@ -147,7 +151,7 @@ def main():
             fen = setup_fen(cho, han)
             a_white = g % 2 == 0
             white, black = (a, b) if a_white else (b, a)
-            res, why, moves = play(white, black, fen, (base, inc), args.variant, args.max_plies)
+            res, why, moves = play(white, black, fen, (base, inc), args.variant, args.max_plies, args.nodes)
             a_res = res if a_white else 1.0 - res
             score += a_res
             tally["win" if a_res == 1 else "loss" if a_res == 0 else "draw"] += 1

@@ -63,6 +63,9 @@ enum Command {
         /// L2 pull towards the current weights.
         #[arg(long, default_value_t = 1e-6)]
         lambda: f64,
+        /// Keep the piece-square tables as they are.
+        #[arg(long)]
+        freeze_pst: bool,
     },
     /// Testing aid: a minimal UCI loop over the search engine.
     #[command(name = "uci-lite", hide = true)]
@@ -160,7 +163,8 @@ fn main() -> ExitCode {
             games,
             epochs,
             lambda,
-        }) => tools::tune::run(&games, epochs, lambda),
+            freeze_pst,
+        }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
         Some(Command::UciLite) => tools::ucilite::run(),
         None => Err("protocol loop not built yet".into()),
     };

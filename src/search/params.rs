@@ -84,6 +84,10 @@ const fn initial() -> Params {
     p
 }
 
+/// The hand-set starting point of tuning.
+pub static HAND: Params = initial();
+
+/// The weights in use.
 pub static PARAMS: Params = initial();
 
 /// A name for each parameter, for the tuner's output and `eval` reports.

@@ -10,7 +10,7 @@
 
 use crate::board::{legal_captures, parse_move, Color, MoveList, Notation, Position, RuleSet};
 use crate::search::eval::{evaluate_traced, Features};
-use crate::search::params::{param_name, Params, NUM_PARAMS, PARAMS, PHASE_MAX};
+use crate::search::params::{param_name, Params, MOB, NUM_PARAMS, PARAMS, PHASE_MAX, PST};
 use crate::search::see::see_ge;
 
 struct Sample {
@@ -101,7 +101,7 @@ fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
         / samples.len().max(1) as f64
 }
 
-pub fn run(paths: &[String], epochs: usize, lambda: f64) -> Result<(), String> {
+pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Result<(), String> {
     let all = load(paths, 12)?;
     if all.len() < 100 {
         return Err(format!("only {} samples; need more games", all.len()));
@@ -154,6 +154,11 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64) -> Result<(), String> {
             }
         }
         for i in 0..NUM_PARAMS {
+            // Piece-square entries each see few samples: with little data
+            // they only learn noise, so they can be kept as they are.
+            if freeze_pst && (PST..MOB).contains(&i) {
+                continue;
+            }
             for j in 0..2 {
                 let g = grad[i][j] + lambda * (w[i][j] - init[i][j]);
                 m[i][j] = b1 * m[i][j] + (1.0 - b1) * g;

@@ -34,7 +34,12 @@ fn parse_go(tokens: &[&str]) -> Limits {
     let mut l = Limits::default();
     let mut it = tokens.iter();
     while let Some(&t) = it.next() {
-        let mut num = || it.next().and_then(|v| v.parse::<u64>().ok());
+        // Negative clock values (a GUI's overstepped clock) count as zero.
+        let mut num = || {
+            it.next()
+                .and_then(|v| v.parse::<i64>().ok())
+                .map(|v| v.max(0) as u64)
+        };
         match t {
             "wtime" => l.wtime = num(),
             "btime" => l.btime = num(),
