@@ -84,10 +84,7 @@ const fn initial() -> Params {
     p
 }
 
-/// The hand-set starting point of tuning.
-pub static HAND: Params = initial();
-
-/// The weights in use.
+/// The weights in use: hand-set; see `janggun tune` for fitting them.
 pub static PARAMS: Params = initial();
 
 /// A name for each parameter, for the tuner's output and `eval` reports.
