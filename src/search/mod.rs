@@ -9,10 +9,12 @@ use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub mod endings;
 pub mod engine;
 pub mod eval;
 pub mod ordering;
 pub mod params;
+pub mod root;
 #[allow(clippy::module_inception)]
 pub mod search;
 pub mod see;

@@ -10,12 +10,8 @@ use super::ordering::{capture_victim, moving_piece, History, Picker, MAX_PLY};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, Control, Report};
-use crate::board::movegen::no_moves_by_rule;
-use crate::board::rules::count_winner;
-use crate::board::{
-    legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position, RuleSet,
-};
+use super::{Bound, Control};
+use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -28,7 +24,7 @@ pub const RULE_WIN: i32 = 20000;
 /// Scores beyond this are decided games (mates and rule wins).
 pub const WIN_BOUND: i32 = RULE_WIN - 2 * MAX_PLY as i32;
 
-static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+pub(super) static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -64,10 +60,10 @@ pub struct RootMove {
 }
 
 #[derive(Copy, Clone, Default)]
-struct Frame {
+pub(super) struct Frame {
     eval: i32,
     /// The move made from this ply, with its piece.
-    moved: Option<(Piece, Move)>,
+    pub(super) moved: Option<(Piece, Move)>,
 }
 
 pub struct Searcher<'a> {
@@ -83,9 +79,9 @@ pub struct Searcher<'a> {
     pub pondering: bool,
     pub single_thread: bool,
     pub root_depth: i32,
-    stack: Vec<Frame>,
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 2],
+    pub(super) stack: Vec<Frame>,
+    pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 2],
 }
 
 #[inline]
@@ -183,85 +179,6 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The rules' verdict when the game ends without a claim by the count
-    /// (or as a draw where the rule set does not count), side to move's view.
-    fn count_score(&self, ply: usize) -> i32 {
-        if !self.pos.rules().counting() {
-            return 0;
-        }
-        if count_winner(&self.pos) == self.pos.side_to_move() {
-            RULE_WIN - ply as i32
-        } else {
-            -(RULE_WIN - ply as i32)
-        }
-    }
-
-    /// Did `mover_parity` side give check with each of its moves since `start`?
-    fn checked_throughout(&self, start: usize, by_opponent: bool) -> bool {
-        let h = self.pos.history();
-        let n = h.len();
-        let mut moved = false;
-        // State i was reached by the opponent's move iff (n-1-i) is even.
-        for (i, st) in h.iter().enumerate().skip(start + 1) {
-            if (n - 1 - i).is_multiple_of(2) == by_opponent {
-                moved = true;
-                if !st.in_check {
-                    return false;
-                }
-            }
-        }
-        moved
-    }
-
-    /// Endings that need no move generation: two passes, an accepted
-    /// bikjang, repetition, the move limit. Side to move's view.
-    fn rule_end(&self, ply: usize) -> Option<i32> {
-        let pos = &self.pos;
-        if no_moves_by_rule(pos) {
-            return Some(self.count_score(ply));
-        }
-        let h = pos.history();
-        let n = h.len();
-        let hm = pos.halfmove() as usize;
-        if hm >= 4 {
-            let key = h[n - 1].key;
-            let span = hm.min(n - 1);
-            let reps = pos.rules().repetition_count();
-            let mut count = 1;
-            let mut i = 4;
-            while i <= span {
-                let idx = n - 1 - i;
-                if h[idx].key == key {
-                    count += 1;
-                    // Inside the search tree a first repetition is enough:
-                    // whoever chose it can repeat it again.
-                    if i <= ply || count >= reps {
-                        return Some(self.repetition_score(idx, ply));
-                    }
-                }
-                i += 2;
-            }
-        }
-        if hm as u32 >= pos.rules().move_limit() && !pos.in_check() {
-            return Some(self.count_score(ply));
-        }
-        None
-    }
-
-    fn repetition_score(&self, start: usize, ply: usize) -> i32 {
-        let them = self.checked_throughout(start, true);
-        let us = self.checked_throughout(start, false);
-        let win = RULE_WIN - ply as i32;
-        if them != us {
-            return if them { win } else { -win };
-        }
-        if self.pos.rules() == RuleSet::Kojf {
-            // The side that made the repetition (the opponent) loses.
-            return win;
-        }
-        self.count_score(ply)
-    }
-
     #[inline]
     fn prev_move(&self, ply: usize) -> Option<(Piece, Move)> {
         if ply == 0 {
@@ -279,86 +196,14 @@ impl<'a> Searcher<'a> {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// The root: searches `root_moves[pv_idx..]`, records each one's score
-    /// and line. Scores of moves that fail low stay -INF (order kept).
-    pub fn root_search(
+    pub(super) fn search(
         &mut self,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
         depth: i32,
-        pv_idx: usize,
-        report: &mut dyn FnMut(Report),
+        ply: usize,
+        cut: bool,
     ) -> i32 {
-        self.nodes += 1;
-        self.pv_len[0] = 0;
-        let mut best = -INF;
-        let in_check = self.pos.in_check();
-        for i in pv_idx..self.root_moves.len() {
-            let m = self.root_moves[i].mv;
-            if self.id == 0 && self.tm.elapsed_ms() > 3000 {
-                report(Report::CurrMove {
-                    depth: depth as u32,
-                    mv: m,
-                    number: (i + 1) as u32,
-                });
-            }
-            let piece = moving_piece(&self.pos, m);
-            let quiet = capture_victim(&self.pos, m).is_none();
-            self.stack[0].moved = Some((piece, m));
-            self.seldepth = self.seldepth.max(1);
-            self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            let new_depth = depth - 1 + gives_check as i32;
-            let v = if i == pv_idx {
-                -self.search(-beta, -alpha, new_depth, 1, false)
-            } else {
-                let r = if depth >= 3 && quiet && !gives_check && !in_check && i > pv_idx + 3 {
-                    (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
-                } else {
-                    0
-                };
-                let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
-                }
-                if v > alpha && v < beta {
-                    v = -self.search(-beta, -alpha, new_depth, 1, false);
-                }
-                v
-            };
-            self.pos.unmake();
-            if self.aborted() && self.root_depth > 1 {
-                return best;
-            }
-            if i == pv_idx || v > alpha {
-                let mut pv = vec![m];
-                let len = self.pv_len[1];
-                pv.extend(self.pv[1][..len].iter().flatten());
-                let rm = &mut self.root_moves[i];
-                rm.score = v;
-                rm.pv = pv;
-                rm.seldepth = self.seldepth;
-                if i > pv_idx && v > alpha {
-                    // A new best: first in line even if the iteration is cut short.
-                    self.root_moves[pv_idx..=i].rotate_right(1);
-                }
-            } else {
-                self.root_moves[i].score = -INF;
-            }
-            if v > best {
-                best = v;
-            }
-            if v > alpha {
-                alpha = v;
-                if v >= beta {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
