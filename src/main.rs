@@ -34,6 +34,42 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search a fixed list of positions; prints `Bench: <nodes>`.
+    Bench {
+        #[arg(default_value_t = tools::bench::DEFAULT_DEPTH)]
+        depth: u32,
+        #[arg(default_value_t = 1)]
+        threads: usize,
+        #[arg(default_value_t = 16)]
+        hash: usize,
+    },
+    /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
+    Selfplay {
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 20000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Texel-style tuning of the evaluation weights from game files.
+    Tune {
+        #[arg(required = true)]
+        games: Vec<String>,
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        /// L2 pull towards the current weights.
+        #[arg(long, default_value_t = 1e-6)]
+        lambda: f64,
+        /// Keep the piece-square tables as they are.
+        #[arg(long)]
+        freeze_pst: bool,
+    },
+    /// Testing aid: a minimal UCI loop over the search engine.
+    #[command(name = "uci-lite", hide = true)]
+    UciLite,
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -118,6 +154,24 @@ fn main() -> ExitCode {
                 Err("rules: only --batch is supported".into())
             }
         }
+        Some(Command::Bench {
+            depth,
+            threads,
+            hash,
+        }) => tools::bench::run(depth, threads, hash),
+        Some(Command::Selfplay {
+            games,
+            nodes,
+            random_plies,
+            seed,
+        }) => tools::selfplay::run(games, nodes, random_plies, seed),
+        Some(Command::Tune {
+            games,
+            epochs,
+            lambda,
+            freeze_pst,
+        }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
+        Some(Command::UciLite) => tools::ucilite::run(),
         Some(Command::Match { args }) => tools::r#match::main(&args),
         None => {
             janggun::protocol::run();

@@ -1,16 +1,34 @@
-//! PLACEHOLDER: the search helper replaces this file with the real engine
-//! (iterative deepening, TT, Lazy SMP). The public API below is the contract.
+//! The engine the protocol drives: owns the transposition table and each
+//! thread's history tables, and runs one Lazy SMP search per `go`.
 
-use super::{Control, Info, Limits, Report, Score, SearchResult, Settings};
-use crate::board::{legal_moves, MoveList, Position};
+use super::eval;
+use super::ordering::{History, MAX_PLY};
+use super::search::{Searcher, Shared, INF};
+use super::skill::Skill;
+use super::thread::{initial_root_moves, to_score, IterationOptions};
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Control, Limits, Report, Score, SearchResult, Settings};
+use crate::board::{legal_moves, Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub struct Engine {
     settings: Settings,
+    tt: TranspositionTable,
+    histories: Vec<History>,
 }
 
 impl Engine {
     pub fn new(settings: Settings) -> Engine {
-        Engine { settings }
+        let tt = TranspositionTable::new(settings.hash_mb);
+        let histories = (0..settings.threads.max(1))
+            .map(|_| History::new())
+            .collect();
+        Engine {
+            settings,
+            tt,
+            histories,
+        }
     }
 
     pub fn settings(&self) -> &Settings {
@@ -19,15 +37,28 @@ impl Engine {
 
     /// Applies changed settings (resizes the table, changes the thread count).
     pub fn apply(&mut self, settings: Settings) {
+        if settings.hash_mb != self.settings.hash_mb {
+            self.tt = TranspositionTable::new(settings.hash_mb);
+        }
+        let threads = settings.threads.max(1);
+        self.histories.truncate(threads);
+        while self.histories.len() < threads {
+            self.histories.push(History::new());
+        }
         self.settings = settings;
     }
 
     /// Clears the transposition table and histories (`ucinewgame`, `Clear Hash`).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
 
     /// Table fill in per mille.
     pub fn hashfull(&self) -> u32 {
-        0
+        self.tt.hashfull()
     }
 
     /// Searches `pos` (with its game history) within `limits`; returns when
@@ -39,40 +70,108 @@ impl Engine {
         control: &Control,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        let _ = (limits, control);
-        let mut list = MoveList::new();
-        legal_moves(pos, &mut list);
-        let best = list.iter().copied().find(|m| !limits.banmoves.contains(m));
-        report(Report::Info(Info {
-            depth: 1,
-            seldepth: 1,
-            multipv: 1,
-            score: Score::Cp(0),
-            bound: super::Bound::Exact,
-            wdl: (0, 1000, 0),
-            nodes: list.len() as u64,
-            nps: 0,
-            hashfull: 0,
-            time_ms: 0,
-            pv: best.into_iter().collect(),
-        }));
+        let mut legal = MoveList::new();
+        legal_moves(pos, &mut legal);
+        if legal.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: Score::Mate(0),
+                nodes: 0,
+                depth: 0,
+            };
+        }
+        let mut root: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+            .filter(|m| !limits.banmoves.contains(m))
+            .collect();
+        if root.is_empty() {
+            report(Report::Text(
+                "searchmoves/banmoves leave no legal move; searching all".into(),
+            ));
+            root = legal.as_slice().to_vec();
+        }
+
+        let skill = Skill::from_settings(&self.settings);
+        let multipv = (self.settings.multipv as usize).max(skill.multipv());
+        let mut max_depth = limits.depth.map_or(MAX_PLY as i32 - 8, |d| d.max(1) as i32);
+        max_depth = max_depth.min(MAX_PLY as i32 - 8);
+        if let Some(d) = skill.max_depth() {
+            max_depth = max_depth.min(d);
+        }
+        let tm = TimeManager::new(limits, pos.side_to_move(), self.settings.move_overhead_ms);
+        self.tt.new_search();
+        let threads = self.histories.len();
+        let shared = Shared {
+            tt: &self.tt,
+            abort: AtomicBool::new(false),
+            nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            control,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+        };
+        let opts = IterationOptions {
+            multipv,
+            max_depth,
+            mate: limits.mate,
+        };
+        let root_moves = initial_root_moves(&root);
+        let (main_hist, helper_hists) = self.histories.split_first_mut().expect("one thread");
+
+        let (mut main, completed) = std::thread::scope(|s| {
+            for (i, h) in helper_hists.iter_mut().enumerate() {
+                let mut helper = Searcher::new(
+                    i + 1,
+                    pos.clone(),
+                    &shared,
+                    h,
+                    root_moves.clone(),
+                    tm.clone(),
+                );
+                let opts = &opts;
+                s.spawn(move || {
+                    helper.iterate(opts, limits, &mut |_| {});
+                });
+            }
+            let mut main = Searcher::new(0, pos.clone(), &shared, main_hist, root_moves, tm);
+            main.pondering = limits.ponder;
+            let completed = main.iterate(&opts, limits, report);
+            shared.abort.store(true, Ordering::SeqCst);
+            (std::mem::take(&mut main.root_moves), completed)
+        });
+        let nodes = shared.total_nodes();
+
+        let pick = if skill.enabled() {
+            let seed = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64);
+            skill.pick(&main, multipv, seed)
+        } else {
+            0
+        };
+        let chosen = main.swap_remove(pick);
+        let v = if chosen.score == -INF {
+            chosen.prev_score
+        } else {
+            chosen.score
+        };
         SearchResult {
-            best,
-            ponder: None,
-            score: Score::Cp(0),
-            nodes: list.len() as u64,
-            depth: 1,
+            best: Some(chosen.mv),
+            ponder: chosen.pv.get(1).copied(),
+            score: if v == -INF { Score::Cp(0) } else { to_score(v) },
+            nodes,
+            depth: completed.max(1) as u32,
         }
     }
 
     /// Static evaluation from the side to move's view, in centipawns.
     pub fn evaluate(pos: &Position) -> i32 {
-        let _ = pos;
-        0
+        eval::evaluate(pos)
     }
 
     /// The evaluation's terms as text (debug `eval`, UCCI `probe`).
     pub fn eval_report(pos: &Position) -> String {
-        format!("total {}", Engine::evaluate(pos))
+        eval::report(pos)
     }
 }

@@ -9,7 +9,19 @@ use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub mod endings;
 pub mod engine;
+pub mod eval;
+pub mod ordering;
+pub mod params;
+pub mod root;
+#[allow(clippy::module_inception)]
+pub mod search;
+pub mod see;
+pub mod skill;
+pub mod thread;
+pub mod time;
+pub mod tt;
 
 pub use engine::Engine;
 

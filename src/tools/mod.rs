@@ -2,5 +2,9 @@
 //! the engine-vs-engine match runner.
 
 pub mod batch;
+pub mod bench;
 pub mod r#match;
 pub mod perft;
+pub mod selfplay;
+pub mod tune;
+pub mod ucilite;

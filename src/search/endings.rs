@@ -1,0 +1,165 @@
+//! Game endings inside the search, scored by the rule set without full
+//! move generation: two passes, an accepted bikjang, repetition (with the
+//! perpetual-check rule) and the move limit. Under counting rule sets these
+//! are won or lost by the count, not drawn.
+
+use super::search::{Searcher, RULE_WIN};
+use crate::board::movegen::no_moves_by_rule;
+use crate::board::rules::count_winner;
+use crate::board::RuleSet;
+
+impl Searcher<'_> {
+    /// The rules' verdict when the game ends without a claim by the count
+    /// (or as a draw where the rule set does not count), side to move's view.
+    pub(super) fn count_score(&self, ply: usize) -> i32 {
+        if !self.pos.rules().counting() {
+            return 0;
+        }
+        if count_winner(&self.pos) == self.pos.side_to_move() {
+            RULE_WIN - ply as i32
+        } else {
+            -(RULE_WIN - ply as i32)
+        }
+    }
+
+    /// Did `mover_parity` side give check with each of its moves since `start`?
+    fn checked_throughout(&self, start: usize, by_opponent: bool) -> bool {
+        let h = self.pos.history();
+        let n = h.len();
+        let mut moved = false;
+        // State i was reached by the opponent's move iff (n-1-i) is even.
+        for (i, st) in h.iter().enumerate().skip(start + 1) {
+            if (n - 1 - i).is_multiple_of(2) == by_opponent {
+                moved = true;
+                if !st.in_check {
+                    return false;
+                }
+            }
+        }
+        moved
+    }
+
+    /// Endings that need no move generation: two passes, an accepted
+    /// bikjang, repetition, the move limit. Side to move's view.
+    pub(super) fn rule_end(&self, ply: usize) -> Option<i32> {
+        let pos = &self.pos;
+        if no_moves_by_rule(pos) {
+            return Some(self.count_score(ply));
+        }
+        let h = pos.history();
+        let n = h.len();
+        let hm = pos.halfmove() as usize;
+        if hm >= 4 {
+            let key = h[n - 1].key;
+            let span = hm.min(n - 1);
+            let reps = pos.rules().repetition_count();
+            let mut count = 1;
+            let mut i = 4;
+            while i <= span {
+                let idx = n - 1 - i;
+                if h[idx].key == key {
+                    count += 1;
+                    // Inside the search tree a first repetition is enough:
+                    // whoever chose it can repeat it again.
+                    if i <= ply || count >= reps {
+                        return Some(self.repetition_score(idx, ply));
+                    }
+                }
+                i += 2;
+            }
+        }
+        if hm as u32 >= pos.rules().move_limit() && !pos.in_check() {
+            return Some(self.count_score(ply));
+        }
+        None
+    }
+
+    fn repetition_score(&self, start: usize, ply: usize) -> i32 {
+        let them = self.checked_throughout(start, true);
+        let us = self.checked_throughout(start, false);
+        let win = RULE_WIN - ply as i32;
+        if them != us {
+            return if them { win } else { -win };
+        }
+        if self.pos.rules() == RuleSet::Kojf {
+            // The side that made the repetition (the opponent) loses.
+            return win;
+        }
+        self.count_score(ply)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::board::{parse_move, Color, Notation};
+    use crate::search::ordering::History;
+    use crate::search::search::Shared;
+    use crate::search::time::TimeManager;
+    use crate::search::tt::TranspositionTable;
+    use crate::search::Control;
+    use crate::search::Limits;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    /// Plays `moves` from `fen` and asks the search's rule check about the
+    /// end, with the whole line inside the search tree.
+    fn rule_end_after(fen: &str, rules: RuleSet, moves: &[&str]) -> Option<i32> {
+        let mut pos = Position::from_fen(fen, rules).unwrap();
+        for s in moves {
+            let m = parse_move(&pos, s, Notation::Uci).unwrap();
+            pos.make(m);
+        }
+        let tt = TranspositionTable::new(1);
+        let control = Control::new();
+        let shared = Shared {
+            tt: &tt,
+            abort: AtomicBool::new(false),
+            nodes: vec![AtomicU64::new(0)],
+            control: &control,
+            node_limit: u64::MAX,
+        };
+        let mut hist = History::new();
+        let tm = TimeManager::new(&Limits::default(), Color::Cho, 0);
+        let s = Searcher::new(0, pos, &shared, &mut hist, Vec::new(), tm);
+        s.rule_end(moves.len())
+    }
+
+    #[test]
+    fn repetition_is_decided_by_the_count_or_drawn() {
+        let fen = "3k5/9/9/9/9/9/9/9/4K4/R7r w - - 0 1";
+        let line = ["a1a3", "i1i3", "a3a1", "i3i1"];
+        // Equal material: Han wins the count, and Cho is to move.
+        assert_eq!(
+            rule_end_after(fen, RuleSet::Janggi, &line),
+            Some(-(RULE_WIN - 4))
+        );
+        assert_eq!(rule_end_after(fen, RuleSet::Casual, &line), Some(0));
+        assert_eq!(rule_end_after(fen, RuleSet::Janggi, &line[..3]), None);
+    }
+
+    #[test]
+    fn perpetual_check_loses() {
+        // Cho checks on every move; the count (Cho far ahead) does not matter.
+        let fen = "R8/3k5/9/9/9/9/9/9/4K4/9 w - - 0 1";
+        let line = ["a10a9", "d9d10", "a9a10", "d10d9"];
+        assert_eq!(
+            rule_end_after(fen, RuleSet::Janggi, &line),
+            Some(-(RULE_WIN - 4))
+        );
+        assert_eq!(
+            rule_end_after(fen, RuleSet::Casual, &line),
+            Some(-(RULE_WIN - 4))
+        );
+    }
+
+    #[test]
+    fn double_pass_ends_by_count() {
+        let fen = "3k5/9/9/9/9/9/9/9/4K4/R8 w - - 0 1";
+        // Cho (a chariot up) passes, Han passes: Cho wins the count.
+        let v = rule_end_after(fen, RuleSet::Janggi, &["e2e2", "d10d10"]);
+        assert_eq!(v, Some(RULE_WIN - 2));
+        let v = rule_end_after(fen, RuleSet::Traditional, &["e2e2", "d10d10"]);
+        assert_eq!(v, Some(0));
+    }
+}

@@ -1,0 +1,222 @@
+//! Move ordering: TT move, good captures by MVV-LVA (SEE-checked), killers,
+//! the counter move, then quiet moves (the pass among them) by history and
+//! counter-move history, bad captures last.
+
+use super::eval::piece_value;
+use super::see::see_ge;
+use crate::board::{Move, MoveList, Piece, Position};
+
+pub const MAX_PLY: usize = 128;
+const HIST_MAX: i32 = 16384;
+
+/// Per-thread learning tables, kept between searches of one game.
+pub struct History {
+    /// [side][from][to]
+    butterfly: Vec<i16>,
+    /// [previous piece][previous to][piece][to]
+    cont: Vec<i16>,
+    /// [previous piece][previous to]
+    counter: Vec<Option<Move>>,
+    pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History::new()
+    }
+}
+
+#[inline]
+fn bidx(side: usize, m: Move) -> usize {
+    (side * 90 + m.from().index()) * 90 + m.to().index()
+}
+
+#[inline]
+fn cidx(prev: (Piece, Move), piece: Piece, m: Move) -> usize {
+    ((prev.0.index() * 90 + prev.1.to().index()) * 14 + piece.index()) * 90 + m.to().index()
+}
+
+#[inline]
+fn gravity(entry: &mut i16, bonus: i32) {
+    let v = *entry as i32;
+    let b = bonus.clamp(-HIST_MAX, HIST_MAX);
+    *entry = (v + b - v * b.abs() / HIST_MAX) as i16;
+}
+
+impl History {
+    pub fn new() -> History {
+        History {
+            butterfly: vec![0; 2 * 90 * 90],
+            cont: vec![0; 14 * 90 * 14 * 90],
+            counter: vec![None; 14 * 90],
+            killers: [[None; 2]; MAX_PLY + 2],
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.cont.fill(0);
+        self.counter.fill(None);
+        self.killers = [[None; 2]; MAX_PLY + 2];
+    }
+
+    pub fn quiet_score(
+        &self,
+        side: usize,
+        piece: Piece,
+        m: Move,
+        prev: Option<(Piece, Move)>,
+    ) -> i32 {
+        let mut s = self.butterfly[bidx(side, m)] as i32;
+        if let Some(p) = prev {
+            s += self.cont[cidx(p, piece, m)] as i32;
+        }
+        s
+    }
+
+    pub fn counter_move(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
+        prev.and_then(|p| self.counter[p.0.index() * 90 + p.1.to().index()])
+    }
+
+    /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
+    pub fn update_quiet(
+        &mut self,
+        side: usize,
+        ply: usize,
+        depth: i32,
+        best: (Piece, Move),
+        tried: &[(Piece, Move)],
+        prev: Option<(Piece, Move)>,
+    ) {
+        let bonus = (depth * depth * 16).min(1600);
+        let k = &mut self.killers[ply];
+        if k[0] != Some(best.1) {
+            k[1] = k[0];
+            k[0] = Some(best.1);
+        }
+        if let Some(p) = prev {
+            self.counter[p.0.index() * 90 + p.1.to().index()] = Some(best.1);
+        }
+        gravity(&mut self.butterfly[bidx(side, best.1)], bonus);
+        if let Some(p) = prev {
+            gravity(&mut self.cont[cidx(p, best.0, best.1)], bonus);
+        }
+        for &(pc, m) in tried {
+            gravity(&mut self.butterfly[bidx(side, m)], -bonus);
+            if let Some(p) = prev {
+                gravity(&mut self.cont[cidx(p, pc, m)], -bonus);
+            }
+        }
+    }
+}
+
+const TT_SCORE: i32 = 1 << 30;
+const GOOD_CAPTURE: i32 = 1 << 28;
+const KILLER: i32 = 1 << 27;
+const BAD_CAPTURE: i32 = -(1 << 28);
+
+/// Moves with scores, handed out best first.
+pub struct Picker {
+    pub list: MoveList,
+    scores: [i32; crate::board::moves::MAX_MOVES],
+    next: usize,
+}
+
+impl Picker {
+    /// Scores every move of `list` for the main search.
+    pub fn new(
+        pos: &Position,
+        list: MoveList,
+        tt_move: Option<Move>,
+        hist: &History,
+        ply: usize,
+        prev: Option<(Piece, Move)>,
+    ) -> Picker {
+        let mut p = Picker {
+            list,
+            scores: [0; crate::board::moves::MAX_MOVES],
+            next: 0,
+        };
+        let side = pos.side_to_move().index();
+        let killers = hist.killers[ply];
+        let counter = hist.counter_move(prev);
+        for (i, &m) in p.list.iter().enumerate() {
+            p.scores[i] = if Some(m) == tt_move {
+                TT_SCORE
+            } else if let Some(victim) = capture_victim(pos, m) {
+                let attacker = pos.piece_at(m.from()).map_or(0, |a| piece_value(a.kind()));
+                let mvv = piece_value(victim) * 8 - attacker / 8;
+                if see_ge(pos, m, 0) {
+                    GOOD_CAPTURE + mvv
+                } else {
+                    BAD_CAPTURE + mvv
+                }
+            } else if Some(m) == killers[0] {
+                KILLER + 2
+            } else if Some(m) == killers[1] {
+                KILLER + 1
+            } else if Some(m) == counter {
+                KILLER
+            } else {
+                let piece = moving_piece(pos, m);
+                hist.quiet_score(side, piece, m, prev)
+            };
+        }
+        p
+    }
+
+    /// Captures only, by MVV-LVA (quiescence search).
+    pub fn captures(pos: &Position, list: MoveList, tt_move: Option<Move>) -> Picker {
+        let mut p = Picker {
+            list,
+            scores: [0; crate::board::moves::MAX_MOVES],
+            next: 0,
+        };
+        for (i, &m) in p.list.iter().enumerate() {
+            p.scores[i] = if Some(m) == tt_move {
+                TT_SCORE
+            } else {
+                let victim = capture_victim(pos, m).map_or(0, piece_value);
+                let attacker = pos.piece_at(m.from()).map_or(0, |a| piece_value(a.kind()));
+                victim * 8 - attacker / 8
+            };
+        }
+        p
+    }
+
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let out = (moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(out)
+    }
+}
+
+#[inline]
+pub fn capture_victim(pos: &Position, m: Move) -> Option<crate::board::PieceKind> {
+    if m.is_pass() {
+        return None;
+    }
+    pos.piece_at(m.to()).map(|p| p.kind())
+}
+
+/// The piece that makes `m` (the general for a pass).
+#[inline]
+pub fn moving_piece(pos: &Position, m: Move) -> Piece {
+    pos.piece_at(m.from()).unwrap_or(Piece::new(
+        pos.side_to_move(),
+        crate::board::PieceKind::General,
+    ))
+}

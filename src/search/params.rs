@@ -1,0 +1,118 @@
+//! Evaluation weights: one `[mg, eg]` pair per term, in centipawns (100 =
+//! one soldier). `janggun tune` fits them to game results (Texel's method)
+//! and prints a replacement for `PARAMS`; the layout below is the contract
+//! between the evaluation and the tuner.
+
+/// Material by `PieceKind` index (the general's slot is unused).
+pub const MAT: usize = 0;
+/// Piece-square tables: kind * 50 + relative rank * 5 + folded file (the
+/// board is left-right symmetric, so files a..e and i..e share entries).
+pub const PST: usize = 7;
+/// Mobility per reachable point: chariot, cannon, horse, elephant.
+pub const MOB: usize = PST + 7 * 50;
+/// Points of the enemy palace reached: chariot, cannon, horse, elephant, soldier.
+pub const ATT: usize = MOB + 4;
+/// Enemy chariots on the own general's file.
+pub const KS_CHARIOT_FILE: usize = ATT + 5;
+/// Enemy cannons on the own general's file.
+pub const KS_CANNON_FILE: usize = KS_CHARIOT_FILE + 1;
+/// Own palace centre empty while the enemy has a chariot (open diagonals).
+pub const KS_OPEN_CENTER: usize = KS_CANNON_FILE + 1;
+/// Soldiers standing side by side.
+pub const SOLDIER_PAIR: usize = KS_OPEN_CENTER + 1;
+/// Cannons times (other pieces on the board - 20) / 2: screens to jump.
+pub const CANNON_SCREENS: usize = SOLDIER_PAIR + 1;
+/// Side to move.
+pub const TEMPO: usize = CANNON_SCREENS + 1;
+/// Own guards next to the own general.
+pub const KING_SHIELD: usize = TEMPO + 1;
+pub const NUM_PARAMS: usize = KING_SHIELD + 1;
+
+/// Phase weights by `PieceKind` index; the start position has `PHASE_MAX`.
+pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
+pub const PHASE_MAX: i32 = 36;
+
+pub type Params = [[i16; 2]; NUM_PARAMS];
+
+const fn initial() -> Params {
+    let mut p = [[0i16; 2]; NUM_PARAMS];
+    // guard, elephant, horse, chariot, cannon, soldier
+    p[MAT + 1] = [150, 150];
+    p[MAT + 2] = [160, 150];
+    p[MAT + 3] = [260, 280];
+    p[MAT + 4] = [650, 650];
+    p[MAT + 5] = [380, 300];
+    p[MAT + 6] = [90, 120];
+    let mut r = 0;
+    while r < 10 {
+        let mut f = 0;
+        while f < 5 {
+            let i = r * 5 + f;
+            let centre = f as i16 * 3;
+            // General: the palace centre (relative rank 1, file e) is safest.
+            if r == 1 && f == 4 {
+                p[PST + i] = [10, 5];
+            }
+            // Horse: central and forward, not on the rim.
+            p[PST + 3 * 50 + i] = [centre * 2 + if r >= 2 && r <= 6 { 10 } else { 0 }, centre];
+            // Chariot: on the enemy side.
+            p[PST + 4 * 50 + i] = [if r >= 6 { 10 } else { 0 }, 0];
+            // Soldier: advance, especially towards the palace files.
+            let adv = if r >= 3 { (r as i16 - 3) * 10 } else { 0 };
+            let adv = if r == 9 { 10 } else { adv };
+            p[PST + 6 * 50 + i] = [adv + centre, adv + centre + 10];
+            f += 1;
+        }
+        r += 1;
+    }
+    p[MOB] = [3, 4];
+    p[MOB + 1] = [3, 2];
+    p[MOB + 2] = [5, 5];
+    p[MOB + 3] = [2, 2];
+    p[ATT] = [8, 4];
+    p[ATT + 1] = [8, 4];
+    p[ATT + 2] = [8, 4];
+    p[ATT + 3] = [4, 2];
+    p[ATT + 4] = [8, 8];
+    p[KS_CHARIOT_FILE] = [-15, -5];
+    p[KS_CANNON_FILE] = [-10, -5];
+    p[KS_OPEN_CENTER] = [-10, -5];
+    p[SOLDIER_PAIR] = [10, 15];
+    p[CANNON_SCREENS] = [5, 5];
+    p[TEMPO] = [15, 10];
+    p[KING_SHIELD] = [8, 4];
+    p
+}
+
+/// The weights in use: hand-set; see `janggun tune` for fitting them.
+pub static PARAMS: Params = initial();
+
+/// A name for each parameter, for the tuner's output and `eval` reports.
+pub fn param_name(i: usize) -> String {
+    const KINDS: [&str; 7] = [
+        "general", "guard", "elephant", "horse", "chariot", "cannon", "soldier",
+    ];
+    match i {
+        _ if i < PST => format!("material {}", KINDS[i - MAT]),
+        _ if i < MOB => {
+            let j = i - PST;
+            format!("pst {} r{} f{}", KINDS[j / 50], j % 50 / 5, j % 5)
+        }
+        _ if i < ATT => format!(
+            "mobility {}",
+            ["chariot", "cannon", "horse", "elephant"][i - MOB]
+        ),
+        _ if i < KS_CHARIOT_FILE => format!(
+            "palace attack {}",
+            ["chariot", "cannon", "horse", "elephant", "soldier"][i - ATT]
+        ),
+        KS_CHARIOT_FILE => "chariot on general's file".into(),
+        KS_CANNON_FILE => "cannon on general's file".into(),
+        KS_OPEN_CENTER => "open palace centre".into(),
+        SOLDIER_PAIR => "soldier pair".into(),
+        CANNON_SCREENS => "cannon screens".into(),
+        TEMPO => "tempo".into(),
+        KING_SHIELD => "guard shield".into(),
+        _ => format!("param {i}"),
+    }
+}

@@ -1,0 +1,88 @@
+//! The root of the search: every root move (or those `searchmoves` and
+//! `banmoves` leave) is searched and keeps its score and line, which the
+//! iterative deepening loop sorts and reports.
+
+use super::ordering::{capture_victim, moving_piece};
+use super::search::{Searcher, INF, LMR};
+use super::Report;
+
+impl Searcher<'_> {
+    /// The root: searches `root_moves[pv_idx..]`, records each one's score
+    /// and line. Scores of moves that fail low stay -INF (order kept).
+    pub fn root_search(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        pv_idx: usize,
+        report: &mut dyn FnMut(Report),
+    ) -> i32 {
+        self.nodes += 1;
+        self.pv_len[0] = 0;
+        let mut best = -INF;
+        let in_check = self.pos.in_check();
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            if self.id == 0 && self.tm.elapsed_ms() > 3000 {
+                report(Report::CurrMove {
+                    depth: depth as u32,
+                    mv: m,
+                    number: (i + 1) as u32,
+                });
+            }
+            let piece = moving_piece(&self.pos, m);
+            let quiet = capture_victim(&self.pos, m).is_none();
+            self.stack[0].moved = Some((piece, m));
+            self.seldepth = self.seldepth.max(1);
+            self.pos.make(m);
+            let gives_check = self.pos.in_check();
+            let new_depth = depth - 1 + gives_check as i32;
+            let v = if i == pv_idx {
+                -self.search(-beta, -alpha, new_depth, 1, false)
+            } else {
+                let r = if depth >= 3 && quiet && !gives_check && !in_check && i > pv_idx + 3 {
+                    (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
+                } else {
+                    0
+                };
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+                v
+            };
+            self.pos.unmake();
+            if self.aborted() && self.root_depth > 1 {
+                return best;
+            }
+            if i == pv_idx || v > alpha {
+                let mut pv = vec![m];
+                let len = self.pv_len[1];
+                pv.extend(self.pv[1][..len].iter().flatten());
+                let rm = &mut self.root_moves[i];
+                rm.score = v;
+                rm.pv = pv;
+                rm.seldepth = self.seldepth;
+                if i > pv_idx && v > alpha {
+                    // A new best: first in line even if the iteration is cut short.
+                    self.root_moves[pv_idx..=i].rotate_right(1);
+                }
+            } else {
+                self.root_moves[i].score = -INF;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,537 @@
+//! The alpha-beta search of one thread: principal variation search with
+//! quiescence, check extension, mate-distance pruning, null move (a real
+//! pass), reverse futility, futility, late move pruning and reductions.
+//! Game endings are scored by the rule set: checkmate, two passes, bikjang
+//! accepted, repetition (perpetual check loses) and the move limit, which
+//! under counting rule sets are won or lost by the count, not drawn.
+
+use super::eval::{evaluate, piece_value};
+use super::ordering::{capture_victim, moving_piece, History, Picker, MAX_PLY};
+use super::see::see_ge;
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, Control};
+use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+pub const INF: i32 = 32001;
+pub const MATE: i32 = 32000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// A game won by the rules other than mate (count, perpetual check).
+pub const RULE_WIN: i32 = 20000;
+/// Scores beyond this are decided games (mates and rule wins).
+pub const WIN_BOUND: i32 = RULE_WIN - 2 * MAX_PLY as i32;
+
+pub(super) static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+});
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub abort: AtomicBool,
+    /// Nodes of each thread, published every 1024 nodes and at the end.
+    pub nodes: Vec<AtomicU64>,
+    pub control: &'a Control,
+    pub node_limit: u64,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+#[derive(Copy, Clone, Default)]
+pub(super) struct Frame {
+    eval: i32,
+    /// The move made from this ply, with its piece.
+    pub(super) moved: Option<(Piece, Move)>,
+}
+
+pub struct Searcher<'a> {
+    pub id: usize,
+    pub pos: Position,
+    pub shared: &'a Shared<'a>,
+    pub hist: &'a mut History,
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub root_moves: Vec<RootMove>,
+    pub tm: TimeManager,
+    /// A ponder search that has not been hit yet: no time limit.
+    pub pondering: bool,
+    pub single_thread: bool,
+    pub root_depth: i32,
+    pub(super) stack: Vec<Frame>,
+    pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 2],
+}
+
+#[inline]
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s + ply as i32
+    } else if s <= -WIN_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s >= WIN_BOUND {
+        s - ply as i32
+    } else if s <= -WIN_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        id: usize,
+        pos: Position,
+        shared: &'a Shared<'a>,
+        hist: &'a mut History,
+        root_moves: Vec<RootMove>,
+        tm: TimeManager,
+    ) -> Searcher<'a> {
+        Searcher {
+            id,
+            pos,
+            single_thread: shared.nodes.len() == 1,
+            shared,
+            hist,
+            nodes: 0,
+            seldepth: 0,
+            root_moves,
+            tm,
+            pondering: false,
+            root_depth: 0,
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+        }
+    }
+
+    #[inline]
+    pub fn aborted(&self) -> bool {
+        self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    pub fn publish_nodes(&self) {
+        self.shared.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Counts a node; the main thread also watches the clock, `stop`,
+    /// `ponderhit` and the node limit. Returns true when the search must end.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        self.nodes += 1;
+        if self.id == 0 {
+            if self.single_thread && self.nodes >= self.shared.node_limit {
+                self.shared.abort.store(true, Ordering::Relaxed);
+            }
+            if self.nodes & 1023 == 0 {
+                self.publish_nodes();
+                self.check_limits();
+            }
+        } else if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+        }
+        self.aborted()
+    }
+
+    pub fn check_limits(&mut self) {
+        let c = self.shared.control;
+        if c.stopped() {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            return;
+        }
+        if self.pondering && c.pondering_hit() {
+            self.pondering = false;
+            self.tm.start = std::time::Instant::now();
+        }
+        if !self.pondering && self.tm.hard_expired() {
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+        if !self.single_thread && self.shared.total_nodes() >= self.shared.node_limit {
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn prev_move(&self, ply: usize) -> Option<(Piece, Move)> {
+        if ply == 0 {
+            None
+        } else {
+            self.stack[ply - 1].moved
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = self.pv_len[ply + 1];
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = Some(m);
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    pub(super) fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if self.poll() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(s) = self.rule_end(ply) {
+            return s;
+        }
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.and_then(|t| t.mv);
+        if let Some(t) = tt {
+            let s = from_tt(t.score, ply);
+            if !pv_node
+                && t.depth >= depth
+                && match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let eval = if in_check {
+            -INF
+        } else if let Some(t) = tt {
+            t.eval
+        } else {
+            evaluate(&self.pos)
+        };
+        self.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+
+        if !pv_node && !in_check && beta.abs() < WIN_BOUND {
+            // Reverse futility: far above beta at low depth.
+            if depth <= 6 && eval - 90 * (depth - improving as i32) >= beta {
+                return eval;
+            }
+            // Null move, played as a real pass (legal whenever not in check,
+            // so there is no zugzwang). Not right after the opponent passed
+            // (two passes end the game), nor in bikjang (a pass accepts it),
+            // nor with only soldiers and palace pieces left.
+            let officers = self.pos.pieces(self.pos.side_to_move())
+                & (self.pos.kind(PieceKind::Chariot)
+                    | self.pos.kind(PieceKind::Cannon)
+                    | self.pos.kind(PieceKind::Horse));
+            if depth >= 3
+                && eval >= beta
+                && !self.pos.last_was_pass()
+                && !self.pos.bikjang()
+                && officers.any()
+                && self.prev_move(ply).is_some()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
+                self.stack[ply].moved = None;
+                self.pos.make(pass);
+                let v = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
+                self.pos.unmake();
+                if self.aborted() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= WIN_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        legal_moves(&self.pos, &mut list);
+        if list.is_empty() {
+            return -MATE + ply as i32;
+        }
+        if self.pos.halfmove() >= self.pos.rules().move_limit() {
+            // In check with a way out: the move limit ends the game now.
+            return self.count_score(ply);
+        }
+        let prev = self.prev_move(ply);
+        let mut picker = Picker::new(&self.pos, list, tt_move, self.hist, ply, prev);
+        let side = self.pos.side_to_move().index();
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut moves_searched = 0usize;
+        let mut quiets: [(Piece, Move); 64] = [(
+            Piece::ChoGeneral,
+            Move::pass(self.pos.king(self.pos.side_to_move())),
+        ); 64];
+        let mut n_quiets = 0;
+        let original_alpha = alpha;
+
+        while let Some((m, _)) = picker.pick() {
+            let victim = capture_victim(&self.pos, m);
+            let quiet = victim.is_none();
+            let piece = moving_piece(&self.pos, m);
+
+            if best > -WIN_BOUND && !in_check && moves_searched > 0 {
+                if quiet {
+                    let lmp = (3 + depth * depth) / (2 - improving as i32);
+                    if !pv_node
+                        && depth <= 5
+                        && moves_searched as i32 >= lmp
+                        && !self.gives_check(m)
+                    {
+                        continue;
+                    }
+                    if depth <= 6 && eval + 120 + 110 * depth <= alpha && !self.gives_check(m) {
+                        continue;
+                    }
+                } else if depth <= 4 && !see_ge(&self.pos, m, -110 * depth) {
+                    continue;
+                }
+            }
+
+            self.stack[ply].moved = Some((piece, m));
+            self.pos.make(m);
+            let gives_check = self.pos.in_check();
+            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            let new_depth = depth - 1 + ext;
+            moves_searched += 1;
+
+            let v = if moves_searched == 1 {
+                -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && moves_searched > 1 + pv_node as usize && quiet && !gives_check {
+                    r = LMR[depth.min(63) as usize][moves_searched.min(63)];
+                    r -= pv_node as i32;
+                    r += !improving as i32;
+                    r += cut as i32;
+                    let h = self.hist.quiet_score(side, piece, m, prev);
+                    r -= (h / 6000).clamp(-2, 2);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if pv_node && v > alpha && v < beta {
+                    v = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+                v
+            };
+            self.pos.unmake();
+            if self.aborted() {
+                return 0;
+            }
+
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        if quiet {
+                            self.hist.update_quiet(
+                                side,
+                                ply,
+                                depth,
+                                (piece, m),
+                                &quiets[..n_quiets],
+                                prev,
+                            );
+                        }
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = (piece, m);
+                n_quiets += 1;
+            }
+        }
+
+        if moves_searched == 0 {
+            // Everything was pruned: fail low softly.
+            return alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.shared.tt.store(
+            key,
+            best_move.or(tt_move),
+            to_tt(best, ply),
+            stored_eval,
+            depth,
+            bound,
+        );
+        best
+    }
+
+    fn gives_check(&mut self, m: Move) -> bool {
+        if m.is_pass() {
+            return false;
+        }
+        self.pos.make(m);
+        let c = self.pos.in_check();
+        self.pos.unmake();
+        c
+    }
+
+    fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if self.poll() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if let Some(s) = self.rule_end(ply) {
+            return s;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key);
+        if let Some(t) = tt {
+            let s = from_tt(t.score, ply);
+            if !pv_node
+                && match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let mut list = MoveList::new();
+        let mut best;
+        let stand;
+        if in_check {
+            legal_moves(&self.pos, &mut list);
+            if list.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INF;
+            stand = -INF;
+        } else {
+            stand = tt.map_or_else(|| evaluate(&self.pos), |t| t.eval);
+            best = stand;
+            if self.pos.bikjang() {
+                // The side to move may pass and accept the bikjang ending.
+                best = best.max(self.count_score(ply));
+            }
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            legal_captures(&self.pos, &mut list);
+        }
+        let tt_move = tt.and_then(|t| t.mv);
+        let mut picker = Picker::captures(&self.pos, list, tt_move);
+        let mut best_move = None;
+        while let Some((m, _)) = picker.pick() {
+            if !in_check {
+                let victim = capture_victim(&self.pos, m).map_or(0, piece_value);
+                if stand + victim + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
+            self.pos.make(m);
+            let v = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.aborted() {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if best == -INF {
+            // In check, every evasion was searched and failed: can't happen
+            // with moves present; keep the bound sane.
+            best = alpha;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { stand };
+        self.shared
+            .tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+        best
+    }
+}

@@ -1,0 +1,199 @@
+//! Iterative deepening with aspiration windows, run by every thread of a
+//! Lazy SMP search. Threads share only the transposition table and the stop
+//! flag; the main thread (id 0) alone watches the clock, reports and decides
+//! when to stop.
+
+use super::search::{RootMove, Searcher, INF, MATE, MATE_BOUND, WIN_BOUND};
+use super::tt::TranspositionTable;
+use super::{Bound, Info, Limits, Report, Score};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// Converts an internal score to the protocol's.
+pub fn to_score(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// Win/draw/loss per mille from a score (a plain logistic model).
+pub fn wdl(v: i32) -> (u32, u32, u32) {
+    if v >= WIN_BOUND {
+        return (1000, 0, 0);
+    }
+    if v <= -WIN_BOUND {
+        return (0, 0, 1000);
+    }
+    let f = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let w = (1000.0 * f((v as f64 - 80.0) / 120.0)) as u32;
+    let l = (1000.0 * f((-v as f64 - 80.0) / 120.0)) as u32;
+    (w, 1000 - w - l, l)
+}
+
+pub struct IterationOptions {
+    pub multipv: usize,
+    pub max_depth: i32,
+    pub mate: Option<u32>,
+}
+
+impl Searcher<'_> {
+    fn report_lines(
+        &self,
+        depth: i32,
+        multipv: usize,
+        tt: &TranspositionTable,
+        report: &mut dyn FnMut(Report),
+    ) {
+        let nodes = self.shared.total_nodes().max(self.nodes);
+        let time_ms = self.tm.elapsed_ms();
+        for (k, rm) in self.root_moves.iter().take(multipv).enumerate() {
+            let v = if rm.score == -INF {
+                rm.prev_score
+            } else {
+                rm.score
+            };
+            if v == -INF {
+                continue;
+            }
+            report(Report::Info(Info {
+                depth: depth as u32,
+                seldepth: rm.seldepth.max(1) as u32,
+                multipv: k as u32 + 1,
+                score: to_score(v),
+                bound: Bound::Exact,
+                wdl: wdl(v),
+                nodes,
+                nps: nodes * 1000 / time_ms.max(1),
+                hashfull: tt.hashfull(),
+                time_ms,
+                pv: rm.pv.clone(),
+            }));
+        }
+    }
+
+    /// The iterative deepening loop. Returns the last completed depth.
+    pub fn iterate(
+        &mut self,
+        opts: &IterationOptions,
+        limits: &Limits,
+        report: &mut dyn FnMut(Report),
+    ) -> i32 {
+        let main = self.id == 0;
+        let multipv = opts.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut completed = 0;
+        let mut last_best = None;
+        let mut stable = 0;
+        let timed = !limits.infinite;
+        let start_depth = 1 + (self.id % 2) as i32;
+        let mut depth = start_depth;
+        while depth <= opts.max_depth {
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                if rm.score != -INF {
+                    rm.prev_score = rm.score;
+                }
+            }
+            let mut aborted = false;
+            for pv_idx in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 25;
+                let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
+                    ((prev - delta).max(-INF), (prev + delta).min(INF))
+                } else {
+                    (-INF, INF)
+                };
+                loop {
+                    let v = self.root_search(alpha, beta, depth, pv_idx, report);
+                    if self.aborted() && depth > 1 {
+                        aborted = true;
+                        break;
+                    }
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INF);
+                    } else if v >= beta {
+                        beta = (v + delta).min(INF);
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2;
+                }
+                if aborted {
+                    break;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+            }
+            if aborted {
+                break;
+            }
+            completed = depth;
+            if main {
+                self.report_lines(depth, multipv, self.shared.tt, report);
+                let best = self.root_moves[0].mv;
+                if last_best == Some(best) {
+                    stable += 1;
+                } else {
+                    stable = 0;
+                }
+                last_best = Some(best);
+                let score = self.root_moves[0].score;
+                if let Some(n) = opts.mate {
+                    if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as i32 {
+                        break;
+                    }
+                }
+                if self.single_thread && self.nodes >= self.shared.node_limit {
+                    break;
+                }
+                if timed && !self.pondering {
+                    if let Some(soft) = self.tm.soft {
+                        let factor = match stable {
+                            0 => 1.3,
+                            1 | 2 => 0.9,
+                            _ => 0.6,
+                        };
+                        let one_move = self.root_moves.len() == 1;
+                        if one_move || self.tm.elapsed_ms() as f64 >= soft as f64 * factor {
+                            break;
+                        }
+                    }
+                }
+            } else if self.aborted() {
+                break;
+            }
+            depth += 1;
+        }
+        self.publish_nodes();
+        if main {
+            // `go infinite` and an unanswered ponder search wait for the GUI.
+            while (limits.infinite || self.pondering)
+                && !self.shared.control.stopped()
+                && !(self.pondering && self.shared.control.pondering_hit())
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.shared.abort.store(true, Ordering::SeqCst);
+        }
+        completed
+    }
+}
+
+/// Root moves in a first order: captures of valuable pieces first.
+pub fn initial_root_moves(moves: &[crate::board::Move]) -> Vec<RootMove> {
+    moves
+        .iter()
+        .map(|&mv| RootMove {
+            mv,
+            score: -INF,
+            prev_score: -INF,
+            pv: vec![mv],
+            seldepth: 0,
+        })
+        .collect()
+}

@@ -1,0 +1,205 @@
+//! The transposition table, shared by all search threads without locks.
+//!
+//! Each entry is two relaxed `AtomicU64`s: `key ^ data` and `data`. A reader
+//! recomputes `key` from both words, so an entry torn by a concurrent writer
+//! (one word old, one new) fails the key check and is simply a miss.
+
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+use super::Bound;
+
+const CLUSTER: usize = 4;
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+/// What a probe finds.
+#[derive(Copy, Clone, Debug)]
+pub struct TtHit {
+    pub mv: Option<Move>,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+fn bound_bits(b: Bound) -> u64 {
+    match b {
+        Bound::Upper => 1,
+        Bound::Lower => 2,
+        Bound::Exact => 3,
+    }
+}
+
+fn pack(mv: Option<Move>, score: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> u64 {
+    let m = mv.map_or(0, |m| m.raw()) as u64;
+    let s = score.clamp(-32767, 32767) as i16 as u16 as u64;
+    let e = eval.clamp(-32767, 32767) as i16 as u16 as u64;
+    let d = (depth.clamp(-1, 254) + 1) as u64;
+    m | s << 16 | e << 32 | d << 48 | bound_bits(bound) << 56 | ((age as u64) & 63) << 58
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let bound = match data >> 56 & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let hit = TtHit {
+        mv: Move::from_raw((data & 0xffff) as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: (data >> 48 & 0xff) as i32 - 1,
+        bound,
+    };
+    (hit, (data >> 58) as u8)
+}
+
+pub struct TranspositionTable {
+    entries: Vec<Entry>,
+    clusters: usize,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    pub fn new(mb: usize) -> TranspositionTable {
+        let bytes = mb.max(1) * 1024 * 1024;
+        let clusters = (bytes / (16 * CLUSTER)).max(1);
+        let mut entries = Vec::with_capacity(clusters * CLUSTER);
+        entries.resize_with(clusters * CLUSTER, Entry::default);
+        TranspositionTable {
+            entries,
+            clusters,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        for e in &mut self.entries {
+            *e.check.get_mut() = 0;
+            *e.data.get_mut() = 0;
+        }
+        *self.age.get_mut() = 0;
+    }
+
+    /// A new search starts: older entries become cheaper to replace.
+    pub fn new_search(&self) {
+        let a = self.age.load(Ordering::Relaxed);
+        self.age.store((a + 1) & 63, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn cluster(&self, key: u64) -> usize {
+        (((key as u128) * (self.clusters as u128)) >> 64) as usize * CLUSTER
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let base = self.cluster(key);
+        for e in &self.entries[base..base + CLUSTER] {
+            let data = e.data.load(Ordering::Relaxed);
+            if data != 0 && e.check.load(Ordering::Relaxed) ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Ordering::Relaxed);
+        let base = self.cluster(key);
+        let cluster = &self.entries[base..base + CLUSTER];
+        let mut victim = 0;
+        let mut worst = i32::MAX;
+        for (i, e) in cluster.iter().enumerate() {
+            let data = e.data.load(Ordering::Relaxed);
+            if data == 0 || e.check.load(Ordering::Relaxed) ^ data == key {
+                // Same position: keep the old move if the new store has none,
+                // and don't let a shallow bound overwrite a deep exact score.
+                if data != 0 {
+                    let (old, _) = unpack(data);
+                    if bound != Bound::Exact && depth + 3 < old.depth && old.bound == Bound::Exact {
+                        return;
+                    }
+                    let mv = mv.or(old.mv);
+                    let new = pack(mv, score, eval, depth, bound, age);
+                    e.check.store(key ^ new, Ordering::Relaxed);
+                    e.data.store(new, Ordering::Relaxed);
+                    return;
+                }
+                victim = i;
+                break;
+            }
+            let (old, old_age) = unpack(data);
+            let stale = (age.wrapping_sub(old_age) & 63) as i32;
+            let value = old.depth - 8 * stale;
+            if value < worst {
+                worst = value;
+                victim = i;
+            }
+        }
+        let new = pack(mv, score, eval, depth, bound, age);
+        let e = &cluster[victim];
+        e.check.store(key ^ new, Ordering::Relaxed);
+        e.data.store(new, Ordering::Relaxed);
+    }
+
+    /// Per mille of sampled entries written in the current search.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| {
+                let d = e.data.load(Ordering::Relaxed);
+                d != 0 && unpack(d).1 == age
+            })
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Square;
+
+    #[test]
+    fn store_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        let m = Move::new(Square::new(3), Square::new(12));
+        tt.store(0xDEAD_BEEF_1234, Some(m), -1234, 56, 7, Bound::Lower);
+        let h = tt.probe(0xDEAD_BEEF_1234).expect("stored");
+        assert_eq!(h.mv, Some(m));
+        assert_eq!(
+            (h.score, h.eval, h.depth, h.bound),
+            (-1234, 56, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
+    }
+
+    #[test]
+    fn torn_entry_is_rejected() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, None, 10, 0, 3, Bound::Exact);
+        let base = tt.cluster(42);
+        let e = &tt.entries[base];
+        // Simulate a torn write: data from another store, check from this one.
+        e.data
+            .store(pack(None, 99, 0, 9, Bound::Exact, 0), Ordering::Relaxed);
+        assert!(tt.probe(42).is_none());
+    }
+}

@@ -1,0 +1,105 @@
+//! `janggun bench [depth] [threads] [hash]`: searches a fixed list of
+//! positions to a fixed depth and prints the node count, a signature of the
+//! search (identical on every run with one thread: the table and histories
+//! are cleared before each position and nothing depends on the clock).
+
+use crate::board::{Position, RuleSet};
+use crate::search::{Control, Engine, Limits, Settings};
+use std::time::Instant;
+
+pub const POSITIONS: &str = include_str!("../../tests/data/bench_positions.txt");
+pub const DEFAULT_DEPTH: u32 = 11;
+
+pub struct BenchLine {
+    pub fen: String,
+    pub best: String,
+    pub nodes: u64,
+    pub depth: u32,
+}
+
+pub struct BenchResult {
+    pub lines: Vec<BenchLine>,
+    pub nodes: u64,
+    pub millis: u64,
+}
+
+pub fn fens() -> Vec<&'static str> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// Runs the bench; `each` sees every line as it is done.
+pub fn run_with(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    mut each: impl FnMut(usize, &BenchLine),
+) -> Result<BenchResult, String> {
+    let settings = Settings {
+        threads,
+        hash_mb,
+        ..Settings::default()
+    };
+    let mut engine = Engine::new(settings);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let control = Control::new();
+    let mut lines = Vec::new();
+    let mut total = 0;
+    let start = Instant::now();
+    for (i, fen) in fens().into_iter().enumerate() {
+        let pos = Position::from_fen(fen, RuleSet::Janggi)
+            .map_err(|e| format!("bench position {}: {e}", i + 1))?;
+        engine.clear();
+        control.reset();
+        let r = engine.search(&pos, &limits, &control, &mut |_| {});
+        total += r.nodes;
+        let line = BenchLine {
+            fen: fen.to_string(),
+            best: r.best.map_or("(none)".into(), |m| m.to_string()),
+            nodes: r.nodes,
+            depth: r.depth,
+        };
+        each(i, &line);
+        lines.push(line);
+    }
+    Ok(BenchResult {
+        lines,
+        nodes: total,
+        millis: start.elapsed().as_millis() as u64,
+    })
+}
+
+pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
+    if threads == 0 || threads > 256 {
+        return Err(format!("threads must be 1..256, got {threads}"));
+    }
+    if hash_mb == 0 || hash_mb > 65536 {
+        return Err(format!("hash must be 1..65536 MB, got {hash_mb}"));
+    }
+    if depth == 0 || depth > 64 {
+        return Err(format!("depth must be 1..64, got {depth}"));
+    }
+    let n = fens().len();
+    let r = run_with(depth, threads, hash_mb, |i, l| {
+        println!(
+            "Position {:>2}/{n}: {} bestmove {} depth {} nodes {}",
+            i + 1,
+            l.fen,
+            l.best,
+            l.depth,
+            l.nodes
+        );
+    })?;
+    println!("===========================");
+    println!("Total time (ms) : {}", r.millis);
+    println!("Nodes searched: {}", r.nodes);
+    println!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1));
+    println!("Bench: {}", r.nodes);
+    Ok(())
+}
