@@ -8,8 +8,8 @@ counting as the variant says). Clocks are kept here: an engine that
 oversteps its time loses. Example:
 
   scripts/play_fsf.py --games 40 --tc 5+0.05
-  scripts/play_fsf.py --games 20 --tc 5+0.05 --a "target/release/janggun uci-lite" \
-      --a-opt Threads=2 --b "target/release/janggun uci-lite" --b-opt Threads=1
+  scripts/play_fsf.py --games 20 --tc 5+0.05 --a "target/release/janggun" \
+      --a-opt Threads=2 --b "target/release/janggun" --b-opt Threads=1
 """
 import argparse
 import itertools
@@ -125,7 +125,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=32)
     ap.add_argument("--tc", default="5+0.05", help="seconds+increment")
-    ap.add_argument("--a", default="target/release/janggun uci-lite")
+    ap.add_argument("--a", default="target/release/janggun")
     ap.add_argument("--b", default="/usr/games/fairy-stockfish")
     ap.add_argument("--a-opt", action="append")
     ap.add_argument("--b-opt", action="append")

@@ -67,9 +67,6 @@ enum Command {
         #[arg(long)]
         freeze_pst: bool,
     },
-    /// Testing aid: a minimal UCI loop over the search engine.
-    #[command(name = "uci-lite", hide = true)]
-    UciLite,
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -171,7 +168,6 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
-        Some(Command::UciLite) => tools::ucilite::run(),
         Some(Command::Match { args }) => tools::r#match::main(&args),
         None => {
             janggun::protocol::run();

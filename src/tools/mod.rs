@@ -7,4 +7,3 @@ pub mod r#match;
 pub mod perft;
 pub mod selfplay;
 pub mod tune;
-pub mod ucilite;
