@@ -337,6 +337,20 @@ impl Position {
         out
     }
 
+    /// The key the position will have after the (pseudo-legal) move `m`.
+    pub fn key_after(&self, m: Move) -> u64 {
+        let mut key = self.key() ^ zobrist_side();
+        if !m.is_pass() {
+            if let Some(p) = self.board[m.from().index()] {
+                key ^= zobrist(p, m.from()) ^ zobrist(p, m.to());
+            }
+            if let Some(c) = self.board[m.to().index()] {
+                key ^= zobrist(c, m.to());
+            }
+        }
+        key
+    }
+
     /// Makes a move or a pass. The move must be legal here.
     pub fn make(&mut self, m: Move) {
         let prev = *self.state();
@@ -450,5 +464,26 @@ impl std::fmt::Display for Position {
         writeln!(f, "Key: {:016X}", self.key())?;
         let checkers: Vec<String> = self.checkers().map(|s| s.to_string()).collect();
         write!(f, "Checkers: {}", checkers.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::movegen::legal_moves;
+    use crate::board::moves::MoveList;
+
+    #[test]
+    fn key_after_matches_make() {
+        let fen = "1n1a1k1br/4a4/1cc2n3/1pp1b3p/2r2p3/P2P1p3/3BPBPP1/3N3C1/4AA3/R2KC3R w - - 18 16";
+        let mut pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let mut list = MoveList::new();
+        legal_moves(&pos, &mut list);
+        for &m in list.iter() {
+            let predicted = pos.key_after(m);
+            pos.make(m);
+            assert_eq!(pos.key(), predicted, "{m}");
+            pos.unmake();
+        }
     }
 }

@@ -92,12 +92,21 @@ impl RuleSet {
         if pos.material_points(Color::Cho) < 30 && pos.material_points(Color::Han) < 30 {
             return;
         }
-        let mut p = pos.clone();
+        // A capture starts a new repetition window, so only quiet moves and
+        // passes can repeat; their resulting key is known without making them.
+        let h = pos.history();
+        let now = h.len() - 1;
+        let span = (pos.halfmove() as usize).min(now);
         list.retain(|m| {
-            p.make(m);
-            let reps = occurrences(&p);
-            p.unmake();
-            reps < 3
+            if !m.is_pass() && pos.piece_at(m.to()).is_some() {
+                return true;
+            }
+            let key = pos.key_after(m);
+            let earlier = (1..=span)
+                .step_by(2)
+                .filter(|&d| h[now - d].key == key)
+                .count();
+            earlier + 1 < 3
         });
     }
 }
