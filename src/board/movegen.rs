@@ -231,12 +231,6 @@ pub fn legal_captures(pos: &Position, list: &mut MoveList) {
     });
 }
 
-/// Check evasions: every legal move when the side to move is in check.
-pub fn legal_evasions(pos: &Position, list: &mut MoveList) {
-    debug_assert!(pos.in_check());
-    legal_moves(pos, list);
-}
-
 /// Number of legal moves (perft's bulk count at the last ply); ignores
 /// history bans, as perft does.
 #[inline]
@@ -276,12 +270,4 @@ pub fn is_legal(pos: &Position, m: Move) -> bool {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     list.contains(m)
-}
-
-/// Does the (legal) move give check?
-pub fn gives_check(pos: &mut Position, m: Move) -> bool {
-    pos.make(m);
-    let c = pos.in_check();
-    pos.unmake();
-    c
 }

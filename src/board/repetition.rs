@@ -28,8 +28,20 @@ fn reverse(m: Move) -> Move {
 }
 
 /// Looks back over the plies since the last capture for an ending by
-/// repetition. The window needs at least four plies.
+/// repetition, as the game judges it. The window needs at least four plies.
 pub fn scan(pos: &Position) -> Option<Verdict> {
+    scan_from(pos, 0, true)
+}
+
+/// The same look-back inside a search tree `tree_ply` plies deep: a
+/// position repeated within the tree ends the line at its first
+/// repetition, since whoever chose it can repeat it again. The shuttle rule
+/// is left to the game verdict.
+pub fn scan_in_tree(pos: &Position, tree_ply: usize) -> Option<Verdict> {
+    scan_from(pos, tree_ply, false)
+}
+
+fn scan_from(pos: &Position, tree_ply: usize, with_shuttle: bool) -> Option<Verdict> {
     let h: &[State] = pos.history();
     let now = h.len() - 1;
     let end = (pos.halfmove() as usize).min(now);
@@ -40,7 +52,7 @@ pub fn scan(pos: &Position) -> Option<Verdict> {
     let rules = pos.rules();
     let needed = rules.repetition_count();
 
-    let mut shuttle = if rules == RuleSet::Modern {
+    let mut shuttle = if with_shuttle && rules == RuleSet::Modern {
         shuttle_start(pos)
     } else {
         0
@@ -76,7 +88,7 @@ pub fn scan(pos: &Position) -> Option<Verdict> {
         them_checking &= at(i).in_check;
         if at(i).key == key {
             seen += 1;
-            if seen == needed {
+            if i <= tree_ply || seen == needed {
                 return Some(Verdict::Repeated {
                     them_checking,
                     us_checking,

@@ -2,7 +2,7 @@
 //! how, and who won?
 
 use super::movegen::legal_moves;
-use super::moves::{Move, MoveList};
+use super::moves::MoveList;
 use super::position::Position;
 use super::repetition::{self, Verdict};
 use super::square::Color;
@@ -197,11 +197,6 @@ pub fn count_winner(pos: &Position) -> Color {
     }
 }
 
-/// Points with Han's bonus, in half points (Cho 144, Han 147 at the start).
-pub fn count_half_points(pos: &Position, c: Color) -> i32 {
-    2 * pos.material_points(c) + if c == Color::Han { 3 } else { 0 }
-}
-
 fn counted_or_draw(pos: &Position, reason: EndReason) -> GameEnd {
     if pos.rules().counting() {
         GameEnd {
@@ -240,24 +235,6 @@ pub fn immediate_end(pos: &Position) -> Option<GameEnd> {
         reason: EndReason::Checkmate,
         counted: false,
     })
-}
-
-/// How often the current position has occurred since the last capture
-/// (this occurrence included).
-pub fn occurrences(pos: &Position) -> usize {
-    let h = pos.history();
-    let n = h.len();
-    let key = h[n - 1].key;
-    let span = (pos.halfmove() as usize).min(n - 1);
-    let mut count = 1;
-    let mut i = 2;
-    while i <= span {
-        if h[n - 1 - i].key == key {
-            count += 1;
-        }
-        i += 2;
-    }
-    count
 }
 
 /// Endings by the move limit and repetition (perpetual check, the
@@ -308,11 +285,4 @@ fn has_legal_move(pos: &Position) -> bool {
 /// The whole verdict: immediate endings first, then the optional ones.
 pub fn game_end(pos: &Position) -> Option<GameEnd> {
     immediate_end(pos).or_else(|| optional_end(pos))
-}
-
-/// All legal moves as a convenience vector.
-pub fn legal_move_vec(pos: &Position) -> Vec<Move> {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.as_slice().to_vec()
 }

@@ -5,6 +5,7 @@
 
 use super::search::{Searcher, RULE_WIN};
 use crate::board::movegen::no_moves_by_rule;
+use crate::board::repetition::{scan_in_tree, Verdict};
 use crate::board::rules::count_winner;
 use crate::board::RuleSet;
 
@@ -22,23 +23,6 @@ impl Searcher<'_> {
         }
     }
 
-    /// Did `mover_parity` side give check with each of its moves since `start`?
-    fn checked_throughout(&self, start: usize, by_opponent: bool) -> bool {
-        let h = self.pos.history();
-        let n = h.len();
-        let mut moved = false;
-        // State i was reached by the opponent's move iff (n-1-i) is even.
-        for (i, st) in h.iter().enumerate().skip(start + 1) {
-            if (n - 1 - i).is_multiple_of(2) == by_opponent {
-                moved = true;
-                if !st.in_check {
-                    return false;
-                }
-            }
-        }
-        moved
-    }
-
     /// Endings that need no move generation: two passes, an accepted
     /// bikjang, repetition, the move limit. Side to move's view.
     pub(super) fn rule_end(&self, ply: usize) -> Option<i32> {
@@ -46,37 +30,21 @@ impl Searcher<'_> {
         if no_moves_by_rule(pos) {
             return Some(self.count_score(ply));
         }
-        let h = pos.history();
-        let n = h.len();
-        let hm = pos.halfmove() as usize;
-        if hm >= 4 {
-            let key = h[n - 1].key;
-            let span = hm.min(n - 1);
-            let reps = pos.rules().repetition_count();
-            let mut count = 1;
-            let mut i = 4;
-            while i <= span {
-                let idx = n - 1 - i;
-                if h[idx].key == key {
-                    count += 1;
-                    // Inside the search tree a first repetition is enough:
-                    // whoever chose it can repeat it again.
-                    if i <= ply || count >= reps {
-                        return Some(self.repetition_score(idx, ply));
-                    }
-                }
-                i += 2;
-            }
+        if let Some(Verdict::Repeated {
+            them_checking,
+            us_checking,
+        }) = scan_in_tree(pos, ply)
+        {
+            return Some(self.repetition_score(them_checking, us_checking, ply));
         }
-        if hm as u32 >= pos.rules().move_limit() && !pos.in_check() {
+        if pos.halfmove() >= pos.rules().move_limit() && !pos.in_check() {
             return Some(self.count_score(ply));
         }
         None
     }
 
-    fn repetition_score(&self, start: usize, ply: usize) -> i32 {
-        let them = self.checked_throughout(start, true);
-        let us = self.checked_throughout(start, false);
+    /// `them`/`us`: that side checked on every move of the cycle.
+    fn repetition_score(&self, them: bool, us: bool, ply: usize) -> i32 {
         let win = RULE_WIN - ply as i32;
         if them != us {
             return if them { win } else { -win };
