@@ -320,14 +320,10 @@ impl<'a> Searcher<'a> {
             if best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 if quiet {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    if !pv_node
-                        && depth <= 5
-                        && moves_searched as i32 >= lmp
-                        && !self.gives_check(m)
-                    {
-                        continue;
-                    }
-                    if depth <= 6 && eval + 120 + 110 * depth <= alpha && !self.gives_check(m) {
+                    let late = !pv_node && depth <= 5 && moves_searched as i32 >= lmp;
+                    let futile = depth <= 6 && eval + 120 + 110 * depth <= alpha;
+                    // Both prunings spare checks; find out (a make/unmake) once.
+                    if (late || futile) && !self.gives_check(m) {
                         continue;
                     }
                 } else if depth <= 4 && !see_ge(&self.pos, m, -110 * depth) {
