@@ -6,7 +6,7 @@
 //! under counting rule sets are won or lost by the count, not drawn.
 
 use super::eval::{evaluate, piece_value};
-use super::ordering::{capture_victim, moving_piece, History, Picker, MAX_PLY};
+use super::ordering::{capture_victim, moving_piece, History, Picker, Prev, MAX_PLY};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -180,12 +180,9 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    fn prev_move(&self, ply: usize) -> Option<(Piece, Move)> {
-        if ply == 0 {
-            None
-        } else {
-            self.stack[ply - 1].moved
-        }
+    fn prev_move(&self, ply: usize) -> Prev {
+        let back = |n: usize| ply.checked_sub(n).and_then(|i| self.stack[i].moved);
+        [back(1), back(2)]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -200,7 +197,7 @@ impl<'a> Searcher<'a> {
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         cut: bool,
     ) -> i32 {
@@ -245,6 +242,13 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Internal iterative reduction: a node worth searching deeply was
+        // searched before and left a move; without one, ordering is blind,
+        // so spend less here and let the next iteration fill the table.
+        if depth >= 4 && tt_move.is_none() && (pv_node || cut) {
+            depth -= 1;
+        }
+
         let eval = if in_check {
             -INF
         } else if let Some(t) = tt {
@@ -273,7 +277,7 @@ impl<'a> Searcher<'a> {
                 && !self.pos.last_was_pass()
                 && !self.pos.bikjang()
                 && officers.any()
-                && self.prev_move(ply).is_some()
+                && self.prev_move(ply)[0].is_some()
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
