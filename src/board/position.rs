@@ -337,6 +337,43 @@ impl Position {
         out
     }
 
+    /// Does the (legal) move `m` check the enemy general? The same answer as
+    /// making it and asking `in_check`, for the price of one attack test:
+    /// the search asks this of many moves it then prunes without playing.
+    pub fn gives_check(&self, m: Move) -> bool {
+        if m.is_pass() {
+            return false;
+        }
+        let us = self.side;
+        let (from, to) = (m.from(), m.to());
+        let Some(p) = self.board[from.index()] else {
+            return false;
+        };
+        let ksq = self.king(!us);
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        let occ = (self.occupied() & !from_bb) | to_bb;
+        let mut cannons = self.kind(PieceKind::Cannon) & !from_bb & !to_bb;
+        if p.kind() == PieceKind::Cannon {
+            cannons |= to_bb;
+        }
+        // The other pieces, through lines, screens and legs the move changed.
+        if self.attacked_by(ksq, us, occ, self.pieces(us) & !from_bb, cannons) {
+            return true;
+        }
+        // The moved piece from its new point (attacks are symmetric here,
+        // as in `attacked_by`).
+        match p.kind() {
+            PieceKind::Chariot => chariot_attacks(ksq, occ).has(to),
+            PieceKind::Cannon => cannon_attacks(ksq, occ, cannons).has(to),
+            PieceKind::Soldier => Bitboard(SOLDIER_ATTACKERS[us.index()][ksq.index()]).has(to),
+            PieceKind::Horse => leaper_attack(&HORSE_LEAPS_TO[ksq.index()], to_bb, occ),
+            PieceKind::Elephant => leaper_attack(&ELEPHANT_LEAPS_TO[ksq.index()], to_bb, occ),
+            // Palace pieces never reach the other palace.
+            PieceKind::General | PieceKind::Guard => false,
+        }
+    }
+
     /// The key the position will have after the (pseudo-legal) move `m`.
     pub fn key_after(&self, m: Move) -> u64 {
         let mut key = self.key() ^ zobrist_side();
@@ -485,5 +522,37 @@ mod tests {
             assert_eq!(pos.key(), predicted, "{m}");
             pos.unmake();
         }
+    }
+
+    /// `gives_check` against make + `in_check` for every legal move along
+    /// pseudo-random games (checks of every piece kind, discovered checks,
+    /// screens appearing and vanishing).
+    #[test]
+    fn gives_check_matches_make() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checks = 0;
+        for game in 0..60 {
+            let mut pos = Position::from_fen(crate::board::START_FEN, RuleSet::Janggi).unwrap();
+            for _ in 0..(60 + game * 3) {
+                let mut list = MoveList::new();
+                legal_moves(&pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                for &m in list.iter() {
+                    let predicted = pos.gives_check(m);
+                    pos.make(m);
+                    assert_eq!(pos.in_check(), predicted, "{m} in {}", pos.to_fen());
+                    checks += predicted as u32;
+                    pos.unmake();
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = list.as_slice()[(seed % list.len() as u64) as usize];
+                pos.make(m);
+            }
+        }
+        assert!(checks > 1000, "only {checks} checks seen");
     }
 }

@@ -4,7 +4,7 @@
 
 use super::Dialect;
 use crate::board::RuleSet;
-use crate::search::Settings;
+use crate::search::{Ablation, Settings};
 
 /// Everything the options change.
 #[derive(Clone, Debug, Default)]
@@ -30,6 +30,7 @@ pub enum Id {
     AnalyseMode,
     ShowWdl,
     UseMillisec,
+    Ablate,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -139,6 +140,7 @@ pub const OPTIONS: &[OptionDef] = &[
         Kind::Check,
     ),
     def(Id::ShowWdl, "UCI_ShowWDL", "UCI_ShowWDL", Kind::Check),
+    def(Id::Ablate, "Ablate", "Ablate", Kind::Combo(Ablation::NAMES)),
     OptionDef {
         id: Id::UseMillisec,
         uci: "usemillisec",
@@ -186,6 +188,7 @@ pub fn current(config: &Config, id: Id) -> String {
         Id::AnalyseMode => s.analyse_mode.to_string(),
         Id::ShowWdl => s.show_wdl.to_string(),
         Id::UseMillisec => config.use_millisec.to_string(),
+        Id::Ablate => s.ablation.name().to_string(),
     }
 }
 
@@ -328,6 +331,12 @@ pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effe
             config.use_millisec = flag(&v);
             Effect::None
         }
+        Id::Ablate => {
+            if let Value::Name(n) = v {
+                s.ablation = Ablation::from_name(n).unwrap_or_default();
+            }
+            Effect::Settings
+        }
     })
 }
 
@@ -424,5 +433,18 @@ mod tests {
         );
         assert!(describe(&c, find("UCI_Variant").unwrap())
             .starts_with("type combo default janggi var janggi var janggitraditional"));
+    }
+
+    #[test]
+    fn ablation_names_round_trip() {
+        let mut c = Config::default();
+        let d = find("ablate").unwrap();
+        assert_eq!(current(&c, Id::Ablate), "none");
+        for &name in Ablation::NAMES {
+            set(&mut c, d, Some(&name.to_uppercase())).unwrap();
+            assert_eq!(current(&c, Id::Ablate), name);
+        }
+        assert!(set(&mut c, d, Some("everything")).is_err());
+        assert_eq!(current(&c, Id::Ablate), "histprune");
     }
 }

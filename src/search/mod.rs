@@ -134,6 +134,61 @@ pub struct SearchResult {
     pub depth: u32,
 }
 
+/// One pruning or reduction switched off, to measure what it is worth in
+/// play (`setoption name Ablate value lmr`, then a match against the full
+/// engine). Each feature stays in the search only while it gains.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Ablation {
+    #[default]
+    None,
+    NullMove,
+    ReverseFutility,
+    Futility,
+    LateMovePruning,
+    LateMoveReductions,
+    InternalIterativeReduction,
+    SeePruning,
+    HistoryPruning,
+}
+
+impl Ablation {
+    /// Option values, in `ALL`'s order.
+    pub const NAMES: &'static [&'static str] = &[
+        "none",
+        "nullmove",
+        "rfp",
+        "futility",
+        "lmp",
+        "lmr",
+        "iir",
+        "seeprune",
+        "histprune",
+    ];
+    pub const ALL: [Ablation; 9] = [
+        Ablation::None,
+        Ablation::NullMove,
+        Ablation::ReverseFutility,
+        Ablation::Futility,
+        Ablation::LateMovePruning,
+        Ablation::LateMoveReductions,
+        Ablation::InternalIterativeReduction,
+        Ablation::SeePruning,
+        Ablation::HistoryPruning,
+    ];
+
+    pub fn name(self) -> &'static str {
+        let i = Self::ALL.iter().position(|&a| a == self).unwrap_or(0);
+        Self::NAMES[i]
+    }
+
+    pub fn from_name(name: &str) -> Option<Ablation> {
+        let i = Self::NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(name))?;
+        Some(Self::ALL[i])
+    }
+}
+
 /// Engine settings that the protocol's options change.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -148,6 +203,7 @@ pub struct Settings {
     pub analyse_mode: bool,
     pub show_wdl: bool,
     pub ponder: bool,
+    pub ablation: Ablation,
 }
 
 impl Default for Settings {
@@ -163,6 +219,7 @@ impl Default for Settings {
             analyse_mode: false,
             show_wdl: false,
             ponder: false,
+            ablation: Ablation::None,
         }
     }
 }

@@ -7,19 +7,14 @@ use super::see::see_ge;
 use crate::board::{Move, MoveList, Piece, Position};
 
 pub const MAX_PLY: usize = 128;
-
-/// The moves one and two plies back (the opponent's last, our own before
-/// it), with their pieces; `None` at the root or after a null move.
-pub type Prev = [Option<(Piece, Move)>; 2];
 const HIST_MAX: i32 = 16384;
 
 /// Per-thread learning tables, kept between searches of one game.
 pub struct History {
     /// [side][from][to]
     butterfly: Vec<i16>,
-    /// [plies back - 1][that move's piece][its to][piece][to]: how well a
-    /// move answers the opponent's last move and follows up our own.
-    cont: [Vec<i16>; 2],
+    /// [previous piece][previous to][piece][to]
+    cont: Vec<i16>,
     /// [previous piece][previous to]
     counter: Vec<Option<Move>>,
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
@@ -52,7 +47,7 @@ impl History {
     pub fn new() -> History {
         History {
             butterfly: vec![0; 2 * 90 * 90],
-            cont: [vec![0; 14 * 90 * 14 * 90], vec![0; 14 * 90 * 14 * 90]],
+            cont: vec![0; 14 * 90 * 14 * 90],
             counter: vec![None; 14 * 90],
             killers: [[None; 2]; MAX_PLY + 2],
         }
@@ -60,23 +55,32 @@ impl History {
 
     pub fn clear(&mut self) {
         self.butterfly.fill(0);
-        self.cont.iter_mut().for_each(|c| c.fill(0));
+        self.cont.fill(0);
         self.counter.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 2];
     }
 
-    pub fn quiet_score(&self, side: usize, piece: Piece, m: Move, prev: Prev) -> i32 {
+    pub fn quiet_score(
+        &self,
+        side: usize,
+        piece: Piece,
+        m: Move,
+        prev: Option<(Piece, Move)>,
+    ) -> i32 {
         let mut s = self.butterfly[bidx(side, m)] as i32;
-        for (table, p) in self.cont.iter().zip(prev) {
-            if let Some(p) = p {
-                s += table[cidx(p, piece, m)] as i32;
-            }
+        if let Some(p) = prev {
+            s += self.cont[cidx(p, piece, m)] as i32;
         }
         s
     }
 
-    pub fn counter_move(&self, prev: Prev) -> Option<Move> {
-        prev[0].and_then(|p| self.counter[p.0.index() * 90 + p.1.to().index()])
+    /// The counter-move history score alone (0 without a previous move).
+    pub fn cont_score(&self, piece: Piece, m: Move, prev: Option<(Piece, Move)>) -> i32 {
+        prev.map_or(0, |p| self.cont[cidx(p, piece, m)] as i32)
+    }
+
+    pub fn counter_move(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
+        prev.and_then(|p| self.counter[p.0.index() * 90 + p.1.to().index()])
     }
 
     /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
@@ -87,7 +91,7 @@ impl History {
         depth: i32,
         best: (Piece, Move),
         tried: &[(Piece, Move)],
-        prev: Prev,
+        prev: Option<(Piece, Move)>,
     ) {
         let bonus = (depth * depth * 16).min(1600);
         let k = &mut self.killers[ply];
@@ -95,18 +99,17 @@ impl History {
             k[1] = k[0];
             k[0] = Some(best.1);
         }
-        if let Some(p) = prev[0] {
+        if let Some(p) = prev {
             self.counter[p.0.index() * 90 + p.1.to().index()] = Some(best.1);
         }
         gravity(&mut self.butterfly[bidx(side, best.1)], bonus);
-        for &(_, m) in tried {
-            gravity(&mut self.butterfly[bidx(side, m)], -bonus);
+        if let Some(p) = prev {
+            gravity(&mut self.cont[cidx(p, best.0, best.1)], bonus);
         }
-        for (table, p) in self.cont.iter_mut().zip(prev) {
-            let Some(p) = p else { continue };
-            gravity(&mut table[cidx(p, best.0, best.1)], bonus);
-            for &(pc, m) in tried {
-                gravity(&mut table[cidx(p, pc, m)], -bonus);
+        for &(pc, m) in tried {
+            gravity(&mut self.butterfly[bidx(side, m)], -bonus);
+            if let Some(p) = prev {
+                gravity(&mut self.cont[cidx(p, pc, m)], -bonus);
             }
         }
     }
@@ -132,7 +135,7 @@ impl Picker {
         tt_move: Option<Move>,
         hist: &History,
         ply: usize,
-        prev: Prev,
+        prev: Option<(Piece, Move)>,
     ) -> Picker {
         let mut p = Picker {
             list,
@@ -204,6 +207,12 @@ impl Picker {
         self.next += 1;
         Some(out)
     }
+}
+
+/// An ordering score that marks a capture losing by exchange.
+#[inline]
+pub fn is_bad_capture(score: i32) -> bool {
+    score < BAD_CAPTURE / 2
 }
 
 #[inline]

@@ -4,7 +4,7 @@
 
 use super::ordering::{capture_victim, moving_piece};
 use super::search::{Searcher, INF, LMR};
-use super::Report;
+use super::{Ablation, Report};
 
 impl Searcher<'_> {
     /// The root: searches `root_moves[pv_idx..]`, records each one's score
@@ -40,7 +40,13 @@ impl Searcher<'_> {
             let v = if i == pv_idx {
                 -self.search(-beta, -alpha, new_depth, 1, false)
             } else {
-                let r = if depth >= 3 && quiet && !gives_check && !in_check && i > pv_idx + 3 {
+                let r = if depth >= 3
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                    && i > pv_idx + 3
+                    && self.uses(Ablation::LateMoveReductions)
+                {
                     (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
                 } else {
                     0

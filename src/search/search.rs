@@ -6,11 +6,11 @@
 //! under counting rule sets are won or lost by the count, not drawn.
 
 use super::eval::{evaluate, piece_value};
-use super::ordering::{capture_victim, moving_piece, History, Picker, Prev, MAX_PLY};
+use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, Control};
+use super::{Ablation, Bound, Control};
 use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,7 +28,7 @@ pub(super) static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 1.75) as i32;
         }
     }
     t
@@ -42,6 +42,8 @@ pub struct Shared<'a> {
     pub nodes: Vec<AtomicU64>,
     pub control: &'a Control,
     pub node_limit: u64,
+    /// A feature switched off for measurement (`Ablation::None` in play).
+    pub ablation: Ablation,
 }
 
 impl Shared<'_> {
@@ -133,6 +135,12 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Whether a pruning feature is on (all are, unless one is ablated).
+    #[inline]
+    pub(super) fn uses(&self, feature: Ablation) -> bool {
+        self.shared.ablation != feature
+    }
+
     #[inline]
     pub fn aborted(&self) -> bool {
         self.shared.abort.load(Ordering::Relaxed)
@@ -180,9 +188,12 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    fn prev_move(&self, ply: usize) -> Prev {
-        let back = |n: usize| ply.checked_sub(n).and_then(|i| self.stack[i].moved);
-        [back(1), back(2)]
+    fn prev_move(&self, ply: usize) -> Option<(Piece, Move)> {
+        if ply == 0 {
+            None
+        } else {
+            self.stack[ply - 1].moved
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -245,7 +256,11 @@ impl<'a> Searcher<'a> {
         // Internal iterative reduction: a node worth searching deeply was
         // searched before and left a move; without one, ordering is blind,
         // so spend less here and let the next iteration fill the table.
-        if depth >= 4 && tt_move.is_none() && (pv_node || cut) {
+        if depth >= 4
+            && tt_move.is_none()
+            && (pv_node || cut)
+            && self.uses(Ablation::InternalIterativeReduction)
+        {
             depth -= 1;
         }
 
@@ -261,7 +276,10 @@ impl<'a> Searcher<'a> {
 
         if !pv_node && !in_check && beta.abs() < WIN_BOUND {
             // Reverse futility: far above beta at low depth.
-            if depth <= 6 && eval - 90 * (depth - improving as i32) >= beta {
+            if depth <= 6
+                && eval - 90 * (depth - improving as i32) >= beta
+                && self.uses(Ablation::ReverseFutility)
+            {
                 return eval;
             }
             // Null move, played as a real pass (legal whenever not in check,
@@ -277,7 +295,8 @@ impl<'a> Searcher<'a> {
                 && !self.pos.last_was_pass()
                 && !self.pos.bikjang()
                 && officers.any()
-                && self.prev_move(ply)[0].is_some()
+                && self.prev_move(ply).is_some()
+                && self.uses(Ablation::NullMove)
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
@@ -316,7 +335,7 @@ impl<'a> Searcher<'a> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
 
-        while let Some((m, _)) = picker.pick() {
+        while let Some((m, order)) = picker.pick() {
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
@@ -324,13 +343,30 @@ impl<'a> Searcher<'a> {
             if best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 if quiet {
                     let lmp = (3 + depth * depth) / (2 - improving as i32);
-                    let late = !pv_node && depth <= 5 && moves_searched as i32 >= lmp;
-                    let futile = depth <= 6 && eval + 120 + 110 * depth <= alpha;
-                    // Both prunings spare checks; find out (a make/unmake) once.
-                    if (late || futile) && !self.gives_check(m) {
+                    let late = !pv_node
+                        && depth <= 5
+                        && moves_searched as i32 >= lmp
+                        && self.uses(Ablation::LateMovePruning);
+                    // The depth this move would get after its late-move reduction.
+                    let reduction = LMR[depth.min(63) as usize][(moves_searched + 1).min(63)];
+                    let lmr_depth = (depth - 1 - reduction).max(0);
+                    let futile = lmr_depth <= 6
+                        && eval + 120 + 110 * lmr_depth <= alpha
+                        && self.uses(Ablation::Futility);
+                    let unpromising = lmr_depth < 3
+                        && self.uses(Ablation::HistoryPruning)
+                        && self.hist.cont_score(piece, m, prev) < 0;
+                    let losing = lmr_depth < 3
+                        && self.uses(Ablation::SeePruning)
+                        && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth);
+                    // All of these spare checks; find out (a make/unmake) once.
+                    if (late || futile || unpromising || losing) && !self.gives_check(m) {
                         continue;
                     }
-                } else if depth <= 4 && !see_ge(&self.pos, m, -110 * depth) {
+                } else if depth <= 4
+                    && self.uses(Ablation::SeePruning)
+                    && !see_ge(&self.pos, m, -110 * depth)
+                {
                     continue;
                 }
             }
@@ -346,13 +382,22 @@ impl<'a> Searcher<'a> {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut)
             } else {
                 let mut r = 0;
-                if depth >= 3 && moves_searched > 1 + pv_node as usize && quiet && !gives_check {
+                // Quiet moves, checks and losing captures are reduced;
+                // captures that win or hold material are not.
+                if depth >= 3
+                    && moves_searched > 1 + pv_node as usize
+                    && (quiet || is_bad_capture(order))
+                    && self.uses(Ablation::LateMoveReductions)
+                {
                     r = LMR[depth.min(63) as usize][moves_searched.min(63)];
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r += cut as i32;
-                    let h = self.hist.quiet_score(side, piece, m, prev);
-                    r -= (h / 6000).clamp(-2, 2);
+                    r -= gives_check as i32;
+                    if quiet {
+                        let h = self.hist.quiet_score(side, piece, m, prev);
+                        r -= (h / 6000).clamp(-2, 2);
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -421,14 +466,8 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    fn gives_check(&mut self, m: Move) -> bool {
-        if m.is_pass() {
-            return false;
-        }
-        self.pos.make(m);
-        let c = self.pos.in_check();
-        self.pos.unmake();
-        c
+    fn gives_check(&self, m: Move) -> bool {
+        self.pos.gives_check(m)
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
