@@ -230,3 +230,25 @@ fn ponder_search_waits_for_ponderhit_then_uses_its_time() {
     assert!(!control.stopped());
     assert!(r.best.is_some_and(|m| is_legal(&pos, m)));
 }
+
+#[test]
+fn every_ablation_changes_the_tree_and_keeps_mates() {
+    use janggun::search::Ablation;
+    let nodes = |ablation: Ablation, fen: &str, d: u32| {
+        let pos = Position::from_fen(fen, RuleSet::Janggi).expect("valid FEN");
+        let mut engine = Engine::new(Settings {
+            ablation,
+            ..Settings::default()
+        });
+        engine.search(&pos, &depth(d), &Control::new(), &mut |_| {})
+    };
+    let middlegame =
+        "1rba1abr1/4k4/2n1c2c1/p1p3p1p/4n4/2P6/P3p1P1P/1CN2C1N1/4K4/R1BA1AB1R w - - 0 1";
+    let full = nodes(Ablation::None, middlegame, 9).nodes;
+    for &a in &Ablation::ALL[1..] {
+        let r = nodes(a, middlegame, 9);
+        assert_ne!(r.nodes, full, "{a:?} did not change the search");
+        let mate = nodes(a, "3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1", 4);
+        assert_eq!(mate.score, Score::Mate(1), "{a:?}");
+    }
+}
