@@ -66,13 +66,18 @@ pub fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| (m as u64).clamp(1, 60));
     let avail = time.saturating_sub(overhead);
-    let soft = avail / mtg + inc * 3 / 4 + byo_usable * 9 / 10;
-    // Never more than what is on the clock (plus a byoyomi period, which
-    // starts once the main time is gone).
+    // Half the increment, not more: an iteration that starts before the
+    // soft limit may run well past it, and a budget that spends more than
+    // the increment on average drains the clock until only the ceiling
+    // below protects it.
+    let soft = avail / mtg + inc / 2 + byo_usable * 9 / 10;
+    // Never more than three quarters of what is on the clock (the increment
+    // arrives only after the move), unless a byoyomi period follows the
+    // main time.
     let ceiling = if byo > 0 {
         avail + byo_usable
     } else {
-        avail * 3 / 4 + inc.min(avail / 4)
+        avail * 3 / 4
     };
     let hard = (soft * 4).min(ceiling).max(1);
     let soft = soft.min(hard).max(1);
@@ -97,6 +102,20 @@ mod tests {
                 assert!(s <= h);
                 assert!(h <= time.saturating_sub(10).max(1), "{time} {inc} -> {h}");
             }
+        }
+    }
+
+    #[test]
+    fn a_low_clock_keeps_a_quarter() {
+        // The clock that lost a game at 1s+0.1s: 114 ms left.
+        for time in [60u64, 114, 200, 400] {
+            let l = Limits {
+                wtime: Some(time),
+                winc: Some(100),
+                ..Limits::default()
+            };
+            let (_, h) = budget(&l, Color::Cho, 10);
+            assert!(h.unwrap() <= (time - 10) * 3 / 4, "{time} -> {h:?}");
         }
     }
 
