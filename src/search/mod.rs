@@ -147,7 +147,6 @@ pub enum Ablation {
     LateMovePruning,
     LateMoveReductions,
     InternalIterativeReduction,
-    SeePruning,
     HistoryPruning,
 }
 
@@ -161,10 +160,9 @@ impl Ablation {
         "lmp",
         "lmr",
         "iir",
-        "seeprune",
         "histprune",
     ];
-    pub const ALL: [Ablation; 9] = [
+    pub const ALL: [Ablation; 8] = [
         Ablation::None,
         Ablation::NullMove,
         Ablation::ReverseFutility,
@@ -172,7 +170,6 @@ impl Ablation {
         Ablation::LateMovePruning,
         Ablation::LateMoveReductions,
         Ablation::InternalIterativeReduction,
-        Ablation::SeePruning,
         Ablation::HistoryPruning,
     ];
 
