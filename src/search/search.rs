@@ -358,7 +358,7 @@ impl<'a> Searcher<'a> {
                 // All of these spare checks. (Pruning by exchange value,
                 // of quiet moves and of captures, lost 100 +/- 76 Elo
                 // when measured, so it is gone.)
-                if (late || futile || unpromising) && !self.gives_check(m) {
+                if (late || futile || unpromising) && !self.pos.gives_check(m) {
                     continue;
                 }
             }
@@ -456,10 +456,6 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best
-    }
-
-    fn gives_check(&self, m: Move) -> bool {
-        self.pos.gives_check(m)
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
