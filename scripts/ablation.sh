@@ -13,7 +13,7 @@ BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-72}
 TC=${TC:-1+0.1}
 OUT=${OUT:-ablation}
-FEATURES=${FEATURES:-"nullmove rfp futility lmp lmr iir histprune"}
+FEATURES=${FEATURES:-"nullmove rfp futility lmp lmr iir histprune probcut"}
 mkdir -p "$OUT"
 for f in $FEATURES; do
     echo "== without $f"

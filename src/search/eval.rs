@@ -68,6 +68,10 @@ fn rel_index(c: Color, sq: Square) -> usize {
     s.rank() as usize * 5 + f.min(8 - f)
 }
 
+/// Weight of one enemy palace point hit, for the king-danger term: chariot,
+/// cannon, horse, elephant, soldier.
+const DANGER_UNITS: [i32; 5] = [4, 3, 3, 2, 2];
+
 fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
     let sign = if c == Color::Cho { 1 } else { -1 };
     let them = !c;
@@ -75,6 +79,9 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
     let occ = pos.occupied();
     let cannons = pos.kind(PieceKind::Cannon);
     let enemy_palace = palace(them);
+    // Pieces hitting the enemy palace, and their weighted hits.
+    let mut attackers = 0;
+    let mut units = 0;
 
     for k in PieceKind::ALL {
         let bb = pos.pieces_of(c, k);
@@ -93,6 +100,8 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
                     let n = (soldier_steps(c, sq) & enemy_palace).count() as i32;
                     if n > 0 {
                         acc.add(ATT + 4, sign * n);
+                        attackers += 1;
+                        units += DANGER_UNITS[4] * n;
                     }
                     continue;
                 }
@@ -108,8 +117,13 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
             let hits = (reach & enemy_palace).count() as i32;
             if hits > 0 {
                 acc.add(ATT + slot, sign * hits);
+                attackers += 1;
+                units += DANGER_UNITS[slot] * hits;
             }
         }
+    }
+    if attackers >= 2 {
+        acc.add(KING_DANGER, sign * (units * units).min(1600) / 16);
     }
 
     // Safety of c's own general.
@@ -218,7 +232,7 @@ pub fn report(pos: &Position) -> String {
         let w = PARAMS[idx];
         (w[0] as i32 * n * ph + w[1] as i32 * n * (PHASE_MAX - ph)) / PHASE_MAX
     };
-    let groups: [(&str, std::ops::Range<usize>); 9] = [
+    let groups: [(&str, std::ops::Range<usize>); 10] = [
         ("material", MAT..PST),
         ("piece-square", PST..MOB),
         ("mobility", MOB..ATT),
@@ -227,7 +241,8 @@ pub fn report(pos: &Position) -> String {
         ("soldier structure", SOLDIER_PAIR..CANNON_SCREENS),
         ("cannon screens", CANNON_SCREENS..TEMPO),
         ("tempo", TEMPO..KING_SHIELD),
-        ("guard shield", KING_SHIELD..NUM_PARAMS),
+        ("guard shield", KING_SHIELD..KING_DANGER),
+        ("general danger", KING_DANGER..NUM_PARAMS),
     ];
     let mut out = format!("phase {ph}/{PHASE_MAX} (Cho's view, cp)\n");
     for (name, range) in groups {

@@ -148,6 +148,7 @@ pub enum Ablation {
     LateMoveReductions,
     InternalIterativeReduction,
     HistoryPruning,
+    ProbCut,
 }
 
 impl Ablation {
@@ -161,8 +162,9 @@ impl Ablation {
         "lmr",
         "iir",
         "histprune",
+        "probcut",
     ];
-    pub const ALL: [Ablation; 8] = [
+    pub const ALL: [Ablation; 9] = [
         Ablation::None,
         Ablation::NullMove,
         Ablation::ReverseFutility,
@@ -171,6 +173,7 @@ impl Ablation {
         Ablation::LateMoveReductions,
         Ablation::InternalIterativeReduction,
         Ablation::HistoryPruning,
+        Ablation::ProbCut,
     ];
 
     pub fn name(self) -> &'static str {

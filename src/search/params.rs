@@ -26,7 +26,11 @@ pub const CANNON_SCREENS: usize = SOLDIER_PAIR + 1;
 pub const TEMPO: usize = CANNON_SCREENS + 1;
 /// Own guards next to the own general.
 pub const KING_SHIELD: usize = TEMPO + 1;
-pub const NUM_PARAMS: usize = KING_SHIELD + 1;
+/// Attack on the enemy palace by two or more pieces: the square of the
+/// weighted number of palace points hit, over 16 (see `eval::DANGER_UNITS`).
+/// Mates need several pieces, so danger grows faster than the attackers.
+pub const KING_DANGER: usize = KING_SHIELD + 1;
+pub const NUM_PARAMS: usize = KING_DANGER + 1;
 
 /// Phase weights by `PieceKind` index; the start position has `PHASE_MAX`.
 pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
@@ -81,6 +85,7 @@ const fn initial() -> Params {
     p[CANNON_SCREENS] = [5, 5];
     p[TEMPO] = [15, 10];
     p[KING_SHIELD] = [8, 4];
+    p[KING_DANGER] = [3, 1];
     p
 }
 
@@ -113,6 +118,7 @@ pub fn param_name(i: usize) -> String {
         CANNON_SCREENS => "cannon screens".into(),
         TEMPO => "tempo".into(),
         KING_SHIELD => "guard shield".into(),
+        KING_DANGER => "palace attack by several pieces".into(),
         _ => format!("param {i}"),
     }
 }

@@ -273,11 +273,30 @@ impl<'a> Searcher<'a> {
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        let static_eval = eval;
+        // A table score whose bound points away from the static evaluation
+        // is a better estimate for the pruning decisions below.
+        let eval = match tt {
+            Some(t) if !in_check => {
+                let s = from_tt(t.score, ply);
+                let better = match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > eval,
+                    Bound::Upper => s < eval,
+                };
+                if better && s.abs() < WIN_BOUND {
+                    s
+                } else {
+                    eval
+                }
+            }
+            _ => eval,
+        };
 
         if !pv_node && !in_check && beta.abs() < WIN_BOUND {
             // Reverse futility: far above beta at low depth.
             if depth <= 6
-                && eval - 90 * (depth - improving as i32) >= beta
+                && eval - 130 * (depth - improving as i32) >= beta
                 && self.uses(Ablation::ReverseFutility)
             {
                 return eval;
@@ -309,6 +328,24 @@ impl<'a> Searcher<'a> {
                 }
                 if v >= beta {
                     return if v >= WIN_BOUND { beta } else { v };
+                }
+            }
+
+            // ProbCut: a capture that wins enough material that a shallow
+            // search already beats beta by a margin will almost surely
+            // beat beta at full depth too.
+            let pc_beta = beta + 180 - 60 * improving as i32;
+            if depth >= 5
+                && !tt.is_some_and(|t| t.depth >= depth - 3 && from_tt(t.score, ply) < pc_beta)
+                && self.uses(Ablation::ProbCut)
+            {
+                if let Some(v) =
+                    self.probcut(pc_beta, (eval, static_eval), depth, ply, tt_move, cut)
+                {
+                    return v;
+                }
+                if self.aborted() {
+                    return 0;
                 }
             }
         }
@@ -363,10 +400,15 @@ impl<'a> Searcher<'a> {
                 }
             }
 
+            // Checks that lose material are not extended: Janggi's chariots
+            // and cannons give so many checks that extending sacrifices
+            // too swells the tree at depth.
+            let gives_check = self.pos.gives_check(m);
+            let ext = (gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0))
+                as i32;
             self.stack[ply].moved = Some((piece, m));
             self.pos.make(m);
-            let gives_check = self.pos.in_check();
-            let ext = (gives_check && ply < 2 * self.root_depth as usize) as i32;
+            self.shared.tt.prefetch(self.pos.key());
             let new_depth = depth - 1 + ext;
             moves_searched += 1;
 
@@ -446,7 +488,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { eval };
+        let stored_eval = if in_check { 0 } else { static_eval };
         self.shared.tt.store(
             key,
             best_move.or(tt_move),
@@ -456,6 +498,53 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best
+    }
+
+    /// Tries winning captures against `pc_beta`: a quiescence search first,
+    /// then a search four plies shallower. Returns the score that proves
+    /// the cut, if one does.
+    fn probcut(
+        &mut self,
+        pc_beta: i32,
+        (eval, static_eval): (i32, i32),
+        depth: i32,
+        ply: usize,
+        tt_move: Option<Move>,
+        cut: bool,
+    ) -> Option<i32> {
+        let mut list = MoveList::new();
+        legal_captures(&self.pos, &mut list);
+        let mut picker = Picker::captures(&self.pos, list, tt_move);
+        let mut tries = 0;
+        while let Some((m, _)) = picker.pick() {
+            if tries >= 2 + 2 * cut as usize {
+                break;
+            }
+            if !see_ge(&self.pos, m, pc_beta - eval) {
+                continue;
+            }
+            tries += 1;
+            self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
+            self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
+            let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1);
+            if v >= pc_beta {
+                v = -self.search(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut);
+            }
+            self.pos.unmake();
+            if self.aborted() {
+                return None;
+            }
+            if v >= pc_beta {
+                let key = self.pos.key();
+                let stored = static_eval;
+                self.shared
+                    .tt
+                    .store(key, Some(m), to_tt(v, ply), stored, depth - 3, Bound::Lower);
+                return Some(v);
+            }
+        }
+        None
     }
 
     fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -526,6 +615,7 @@ impl<'a> Searcher<'a> {
             }
             self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
             self.pos.make(m);
+            self.shared.tt.prefetch(self.pos.key());
             let v = -self.qsearch(-beta, -alpha, ply + 1);
             self.pos.unmake();
             if self.aborted() {

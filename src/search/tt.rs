@@ -17,6 +17,13 @@ struct Entry {
     data: AtomicU64,
 }
 
+/// One cache line: a probe touches a single line, never two.
+#[derive(Default)]
+#[repr(align(64))]
+struct Cluster([Entry; CLUSTER]);
+
+const _: () = assert!(std::mem::size_of::<Cluster>() == 64);
+
 /// What a probe finds.
 #[derive(Copy, Clone, Debug)]
 pub struct TtHit {
@@ -60,26 +67,24 @@ fn unpack(data: u64) -> (TtHit, u8) {
 }
 
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
-    clusters: usize,
+    clusters: Vec<Cluster>,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let clusters = (bytes / (16 * CLUSTER)).max(1);
-        let mut entries = Vec::with_capacity(clusters * CLUSTER);
-        entries.resize_with(clusters * CLUSTER, Entry::default);
+        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::with_capacity(n);
+        clusters.resize_with(n, Cluster::default);
         TranspositionTable {
-            entries,
             clusters,
             age: AtomicU8::new(0),
         }
     }
 
     pub fn clear(&mut self) {
-        for e in &mut self.entries {
+        for e in self.clusters.iter_mut().flat_map(|c| c.0.iter_mut()) {
             *e.check.get_mut() = 0;
             *e.data.get_mut() = 0;
         }
@@ -93,14 +98,30 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn cluster(&self, key: u64) -> usize {
-        (((key as u128) * (self.clusters as u128)) >> 64) as usize * CLUSTER
+    fn cluster(&self, key: u64) -> &[Entry; CLUSTER] {
+        let i = (((key as u128) * (self.clusters.len() as u128)) >> 64) as usize;
+        &self.clusters[i].0
+    }
+
+    /// Asks the CPU to start loading `key`'s cluster, so that the probe a
+    /// few hundred instructions later finds it in cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.cluster(key) as *const [Entry; CLUSTER] as *const i8;
+            // SAFETY: prefetching is a hint that never faults, and `p`
+            // points into this table anyway.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
-        let base = self.cluster(key);
-        for e in &self.entries[base..base + CLUSTER] {
+        for e in self.cluster(key) {
             let data = e.data.load(Ordering::Relaxed);
             if data != 0 && e.check.load(Ordering::Relaxed) ^ data == key {
                 return Some(unpack(data).0);
@@ -120,8 +141,7 @@ impl TranspositionTable {
         bound: Bound,
     ) {
         let age = self.age.load(Ordering::Relaxed);
-        let base = self.cluster(key);
-        let cluster = &self.entries[base..base + CLUSTER];
+        let cluster = self.cluster(key);
         let mut victim = 0;
         let mut worst = i32::MAX;
         for (i, e) in cluster.iter().enumerate() {
@@ -160,9 +180,12 @@ impl TranspositionTable {
     /// Per mille of sampled entries written in the current search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Ordering::Relaxed);
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
+        let n = (self.clusters.len() * CLUSTER).min(1000);
+        let used = self
+            .clusters
             .iter()
+            .flat_map(|c| c.0.iter())
+            .take(n)
             .filter(|e| {
                 let d = e.data.load(Ordering::Relaxed);
                 d != 0 && unpack(d).1 == age
@@ -195,8 +218,7 @@ mod tests {
     fn torn_entry_is_rejected() {
         let tt = TranspositionTable::new(1);
         tt.store(42, None, 10, 0, 3, Bound::Exact);
-        let base = tt.cluster(42);
-        let e = &tt.entries[base];
+        let e = &tt.cluster(42)[0];
         // Simulate a torn write: data from another store, check from this one.
         e.data
             .store(pack(None, 99, 0, 9, Bound::Exact, 0), Ordering::Relaxed);
