@@ -5,7 +5,7 @@ use super::eval;
 use super::ordering::{History, MAX_PLY};
 use super::search::{Searcher, Shared, INF};
 use super::skill::Skill;
-use super::thread::{initial_root_moves, to_score, IterationOptions};
+use super::thread::{initial_root_moves, root_info, to_score, IterationOptions};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Report, Score, SearchResult, Settings};
@@ -120,28 +120,54 @@ impl Engine {
         let root_moves = initial_root_moves(&root);
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("one thread");
 
-        let (mut main, completed) = std::thread::scope(|s| {
-            for (i, h) in helper_hists.iter_mut().enumerate() {
-                let mut helper = Searcher::new(
-                    i + 1,
-                    pos.clone(),
-                    &shared,
-                    h,
-                    root_moves.clone(),
-                    tm.clone(),
-                );
-                let opts = &opts;
-                s.spawn(move || {
-                    helper.iterate(opts, limits, &mut |_| {});
-                });
-            }
+        let clock = tm.clone();
+        let (mut main, mut completed, helpers) = std::thread::scope(|s| {
+            let handles: Vec<_> = helper_hists
+                .iter_mut()
+                .enumerate()
+                .map(|(i, h)| {
+                    let mut helper = Searcher::new(
+                        i + 1,
+                        pos.clone(),
+                        &shared,
+                        h,
+                        root_moves.clone(),
+                        tm.clone(),
+                    );
+                    let opts = &opts;
+                    s.spawn(move || {
+                        helper.iterate(opts, limits, &mut |_| {});
+                        helper.best_completed
+                    })
+                })
+                .collect();
             let mut main = Searcher::new(0, pos.clone(), &shared, main_hist, root_moves, tm);
             main.pondering = limits.ponder;
             let completed = main.iterate(&opts, limits, report);
             shared.abort.store(true, Ordering::SeqCst);
-            (std::mem::take(&mut main.root_moves), completed)
+            let helpers: Vec<_> = handles
+                .into_iter()
+                .filter_map(|h| h.join().ok().flatten())
+                .collect();
+            (std::mem::take(&mut main.root_moves), completed, helpers)
         });
         let nodes = shared.total_nodes();
+
+        // Lazy SMP pays off here: a helper that finished a deeper iteration
+        // than the main thread knows more, so its move is played. (Not with
+        // MultiPV or a skill level, which choose among the main thread's
+        // ranked lines.)
+        if multipv == 1 && !skill.enabled() {
+            let deepest = helpers.into_iter().max_by_key(|(d, _)| *d);
+            if let Some((depth, rm)) = deepest.filter(|(d, _)| *d > completed) {
+                let time_ms = clock.elapsed_ms();
+                if let Some(info) = root_info(&rm, depth, 1, nodes, time_ms, &self.tt) {
+                    report(Report::Info(info));
+                }
+                main.insert(0, rm);
+                completed = depth;
+            }
+        }
 
         let pick = if skill.enabled() {
             let seed = std::time::SystemTime::now()

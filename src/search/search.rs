@@ -76,6 +76,8 @@ pub struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub root_moves: Vec<RootMove>,
+    /// The last fully searched depth and its best root move.
+    pub best_completed: Option<(i32, RootMove)>,
     pub tm: TimeManager,
     /// A ponder search that has not been hit yet: no time limit.
     pub pondering: bool,
@@ -126,6 +128,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             root_moves,
+            best_completed: None,
             tm,
             pondering: false,
             root_depth: 0,

@@ -34,6 +34,35 @@ pub fn wdl(v: i32) -> (u32, u32, u32) {
     (w, 1000 - w - l, l)
 }
 
+/// The `info` line for one root move, or nothing if it has no score yet.
+pub fn root_info(
+    rm: &RootMove,
+    depth: i32,
+    multipv: usize,
+    nodes: u64,
+    time_ms: u64,
+    tt: &TranspositionTable,
+) -> Option<Info> {
+    let v = if rm.score == -INF {
+        rm.prev_score
+    } else {
+        rm.score
+    };
+    (v != -INF).then(|| Info {
+        depth: depth as u32,
+        seldepth: rm.seldepth.max(1) as u32,
+        multipv: multipv as u32,
+        score: to_score(v),
+        bound: Bound::Exact,
+        wdl: wdl(v),
+        nodes,
+        nps: nodes * 1000 / time_ms.max(1),
+        hashfull: tt.hashfull(),
+        time_ms,
+        pv: rm.pv.clone(),
+    })
+}
+
 pub struct IterationOptions {
     pub multipv: usize,
     pub max_depth: i32,
@@ -51,27 +80,9 @@ impl Searcher<'_> {
         let nodes = self.shared.total_nodes().max(self.nodes);
         let time_ms = self.tm.elapsed_ms();
         for (k, rm) in self.root_moves.iter().take(multipv).enumerate() {
-            let v = if rm.score == -INF {
-                rm.prev_score
-            } else {
-                rm.score
-            };
-            if v == -INF {
-                continue;
+            if let Some(info) = root_info(rm, depth, k + 1, nodes, time_ms, tt) {
+                report(Report::Info(info));
             }
-            report(Report::Info(Info {
-                depth: depth as u32,
-                seldepth: rm.seldepth.max(1) as u32,
-                multipv: k as u32 + 1,
-                score: to_score(v),
-                bound: Bound::Exact,
-                wdl: wdl(v),
-                nodes,
-                nps: nodes * 1000 / time_ms.max(1),
-                hashfull: tt.hashfull(),
-                time_ms,
-                pv: rm.pv.clone(),
-            }));
         }
     }
 
@@ -133,6 +144,7 @@ impl Searcher<'_> {
                 break;
             }
             completed = depth;
+            self.best_completed = Some((depth, self.root_moves[0].clone()));
             if main {
                 self.report_lines(depth, multipv, self.shared.tt, report);
                 let best = self.root_moves[0].mv;
