@@ -72,7 +72,46 @@ fn rel_index(c: Color, sq: Square) -> usize {
 /// cannon, horse, elephant, soldier.
 const DANGER_UNITS: [i32; 5] = [4, 3, 3, 2, 2];
 
-fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
+/// Points one side attacks, grouped by how cheap the attacker is.
+#[derive(Default, Clone, Copy)]
+struct Attacks {
+    all: Bitboard,
+    soldier: Bitboard,
+    /// Guards and elephants.
+    minor: Bitboard,
+    horse: Bitboard,
+    cannon: Bitboard,
+}
+
+/// Pieces en prise: to a cheaper attacker, or to any attacker when nothing
+/// defends them. Quiescence finds the captures, but only along one line;
+/// two threats at once are worth knowing before the search reaches them.
+fn threat_terms<T: Trace>(
+    pos: &Position,
+    c: Color,
+    own: &Attacks,
+    their: &Attacks,
+    acc: &mut Acc<'_, T>,
+) {
+    let sign = if c == Color::Cho { 1 } else { -1 };
+    let mine = |k| pos.pieces_of(c, k);
+    let below_horse = their.soldier | their.minor;
+    let below_cannon = below_horse | their.horse;
+    let below_chariot = below_cannon | their.cannon;
+    let lesser = (mine(PieceKind::Chariot) & below_chariot).count()
+        + (mine(PieceKind::Cannon) & below_cannon).count()
+        + (mine(PieceKind::Horse) & below_horse).count()
+        + ((mine(PieceKind::Elephant) | mine(PieceKind::Guard)) & their.soldier).count();
+    if lesser > 0 {
+        acc.add(THREAT_LESSER, sign * lesser as i32);
+    }
+    let hanging = (pos.pieces(c) & !mine(PieceKind::General) & their.all & !own.all).count() as i32;
+    if hanging > 0 {
+        acc.add(HANGING, sign * hanging);
+    }
+}
+
+fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) -> Attacks {
     let sign = if c == Color::Cho { 1 } else { -1 };
     let them = !c;
     let own = pos.pieces(c);
@@ -82,6 +121,7 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
     // Pieces hitting the enemy palace, and their weighted hits.
     let mut attackers = 0;
     let mut units = 0;
+    let mut att = Attacks::default();
 
     for k in PieceKind::ALL {
         let bb = pos.pieces_of(c, k);
@@ -97,7 +137,9 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
                 PieceKind::Horse => horse_attacks(sq, occ),
                 PieceKind::Elephant => elephant_attacks(sq, occ),
                 PieceKind::Soldier => {
-                    let n = (soldier_steps(c, sq) & enemy_palace).count() as i32;
+                    let steps = soldier_steps(c, sq);
+                    att.soldier |= steps;
+                    let n = (steps & enemy_palace).count() as i32;
                     if n > 0 {
                         acc.add(ATT + 4, sign * n);
                         attackers += 1;
@@ -105,8 +147,21 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
                     }
                     continue;
                 }
-                _ => continue,
+                PieceKind::Guard => {
+                    att.minor |= palace_steps(sq);
+                    continue;
+                }
+                _ => {
+                    att.all |= palace_steps(sq);
+                    continue;
+                }
             };
+            match k {
+                PieceKind::Chariot => att.all |= reach,
+                PieceKind::Cannon => att.cannon |= reach,
+                PieceKind::Horse => att.horse |= reach,
+                _ => att.minor |= reach,
+            }
             let slot = match k {
                 PieceKind::Chariot => 0,
                 PieceKind::Cannon => 1,
@@ -156,6 +211,8 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) {
         let others = (occ & !cannons).count() as i32;
         acc.add(CANNON_SCREENS, sign * own_cannons * (others - 20) / 2);
     }
+    att.all |= att.soldier | att.minor | att.horse | att.cannon;
+    att
 }
 
 /// What the count would say, from Cho's view, weighted by how near the move
@@ -190,8 +247,10 @@ pub fn evaluate_traced<T: Trace>(pos: &Position, params: &Params, trace: T) -> (
         params,
         trace,
     };
-    side_terms(pos, Color::Cho, &mut acc);
-    side_terms(pos, Color::Han, &mut acc);
+    let cho = side_terms(pos, Color::Cho, &mut acc);
+    let han = side_terms(pos, Color::Han, &mut acc);
+    threat_terms(pos, Color::Cho, &cho, &han, &mut acc);
+    threat_terms(pos, Color::Han, &han, &cho, &mut acc);
     acc.add(
         TEMPO,
         if pos.side_to_move() == Color::Cho {
@@ -232,7 +291,7 @@ pub fn report(pos: &Position) -> String {
         let w = PARAMS[idx];
         (w[0] as i32 * n * ph + w[1] as i32 * n * (PHASE_MAX - ph)) / PHASE_MAX
     };
-    let groups: [(&str, std::ops::Range<usize>); 10] = [
+    let groups: [(&str, std::ops::Range<usize>); 11] = [
         ("material", MAT..PST),
         ("piece-square", PST..MOB),
         ("mobility", MOB..ATT),
@@ -242,7 +301,8 @@ pub fn report(pos: &Position) -> String {
         ("cannon screens", CANNON_SCREENS..TEMPO),
         ("tempo", TEMPO..KING_SHIELD),
         ("guard shield", KING_SHIELD..KING_DANGER),
-        ("general danger", KING_DANGER..NUM_PARAMS),
+        ("general danger", KING_DANGER..THREAT_LESSER),
+        ("threats", THREAT_LESSER..NUM_PARAMS),
     ];
     let mut out = format!("phase {ph}/{PHASE_MAX} (Cho's view, cp)\n");
     for (name, range) in groups {
@@ -280,6 +340,24 @@ mod tests {
             let pos = Position::from_fen(fen, RuleSet::Casual).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&pos.flipped()), "{fen}");
         }
+    }
+
+    #[test]
+    fn threats_are_counted() {
+        // Han's soldier on e5 attacks Cho's undefended chariot on e4: a
+        // threat by a cheaper piece. The chariot hits back at the soldier,
+        // also undefended, so the hanging counts cancel out.
+        let fen = "4k4/9/9/9/9/4p4/4R4/9/4K4/9 w - - 0 1";
+        let pos = Position::from_fen(fen, RuleSet::Casual).unwrap();
+        let (_, _, f) = evaluate_traced(&pos, &PARAMS, Features(vec![0; NUM_PARAMS]));
+        assert_eq!(f.0[THREAT_LESSER], 1);
+        assert_eq!(f.0[HANGING], 0);
+        // With a Han chariot on a5 guarding it, the soldier no longer hangs.
+        let fen = "4k4/9/9/9/9/r3p4/4R4/9/4K4/9 w - - 0 1";
+        let pos = Position::from_fen(fen, RuleSet::Casual).unwrap();
+        let (_, _, f) = evaluate_traced(&pos, &PARAMS, Features(vec![0; NUM_PARAMS]));
+        assert_eq!(f.0[THREAT_LESSER], 1);
+        assert_eq!(f.0[HANGING], 1);
     }
 
     #[test]

@@ -30,7 +30,11 @@ pub const KING_SHIELD: usize = TEMPO + 1;
 /// weighted number of palace points hit, over 16 (see `eval::DANGER_UNITS`).
 /// Mates need several pieces, so danger grows faster than the attackers.
 pub const KING_DANGER: usize = KING_SHIELD + 1;
-pub const NUM_PARAMS: usize = KING_DANGER + 1;
+/// Own pieces attacked by a cheaper enemy piece.
+pub const THREAT_LESSER: usize = KING_DANGER + 1;
+/// Own pieces (the general aside) attacked and not defended.
+pub const HANGING: usize = THREAT_LESSER + 1;
+pub const NUM_PARAMS: usize = HANGING + 1;
 
 /// Phase weights by `PieceKind` index; the start position has `PHASE_MAX`.
 pub const PHASE_WEIGHT: [i32; 7] = [0, 0, 1, 2, 4, 2, 0];
@@ -86,6 +90,8 @@ const fn initial() -> Params {
     p[TEMPO] = [15, 10];
     p[KING_SHIELD] = [8, 4];
     p[KING_DANGER] = [3, 1];
+    p[THREAT_LESSER] = [-40, -40];
+    p[HANGING] = [-30, -20];
     p
 }
 
@@ -119,6 +125,8 @@ pub fn param_name(i: usize) -> String {
         TEMPO => "tempo".into(),
         KING_SHIELD => "guard shield".into(),
         KING_DANGER => "palace attack by several pieces".into(),
+        THREAT_LESSER => "attacked by a cheaper piece".into(),
+        HANGING => "attacked and undefended".into(),
         _ => format!("param {i}"),
     }
 }
