@@ -169,6 +169,35 @@ fn two_threads_play_a_legal_move() {
 }
 
 #[test]
+fn two_threads_report_the_line_they_play() {
+    // Whichever thread supplies the move (a helper that got deeper, or
+    // the main thread), the last info line has the depth reported with
+    // the move, and the move is legal. (The main thread may still switch
+    // to a better move found in an iteration cut short.)
+    let pos = Position::startpos(RuleSet::Janggi);
+    let mut engine = Engine::new(Settings {
+        threads: 2,
+        ..Settings::default()
+    });
+    for _ in 0..3 {
+        let limits = Limits {
+            movetime: Some(150),
+            ..Limits::default()
+        };
+        let mut last = None;
+        let r = engine.search(&pos, &limits, &Control::new(), &mut |rep| {
+            if let Report::Info(i) = rep {
+                last = Some((i.depth, i.pv.first().copied()));
+            }
+        });
+        let (info_depth, info_move) = last.expect("an info line");
+        assert!(info_move.is_some_and(|m| is_legal(&pos, m)));
+        assert_eq!(r.depth, info_depth);
+        assert!(r.best.is_some_and(|m| is_legal(&pos, m)));
+    }
+}
+
+#[test]
 fn weakened_levels_still_play_legal_moves() {
     let pos = Position::startpos(RuleSet::Janggi);
     for level in [-20, 0, 10] {
