@@ -380,6 +380,7 @@ impl<'a> Searcher<'a> {
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
 
+            let gives_check = self.pos.gives_check(m);
             if quiet && best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 let lmp = (3 + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
@@ -398,7 +399,7 @@ impl<'a> Searcher<'a> {
                 // All of these spare checks. (Pruning by exchange value,
                 // of quiet moves and of captures, lost 100 +/- 76 Elo
                 // when measured, so it is gone.)
-                if (late || futile || unpromising) && !self.pos.gives_check(m) {
+                if (late || futile || unpromising) && !gives_check {
                     continue;
                 }
             }
@@ -406,7 +407,6 @@ impl<'a> Searcher<'a> {
             // Checks that lose material are not extended: Janggi's chariots
             // and cannons give so many checks that extending sacrifices
             // too swells the tree at depth.
-            let gives_check = self.pos.gives_check(m);
             let ext = (gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0))
                 as i32;
             self.stack[ply].moved = Some((piece, m));
@@ -540,10 +540,14 @@ impl<'a> Searcher<'a> {
             }
             if v >= pc_beta {
                 let key = self.pos.key();
-                let stored = static_eval;
-                self.shared
-                    .tt
-                    .store(key, Some(m), to_tt(v, ply), stored, depth - 3, Bound::Lower);
+                self.shared.tt.store(
+                    key,
+                    Some(m),
+                    to_tt(v, ply),
+                    static_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
                 return Some(v);
             }
         }
