@@ -22,6 +22,7 @@ pub mod skill;
 pub mod thread;
 pub mod time;
 pub mod tt;
+pub mod tuned;
 
 pub use engine::Engine;
 

@@ -95,8 +95,12 @@ const fn initial() -> Params {
     p
 }
 
-/// The weights in use: hand-set; see `janggun tune` for fitting them.
-pub static PARAMS: Params = initial();
+/// The hand-set weights: where tuning started, and what the tuned table is
+/// measured against.
+pub static HAND: Params = initial();
+
+/// The weights in use: fitted by `janggun tune` (see `tuned.rs`).
+pub static PARAMS: Params = super::tuned::TUNED;
 
 /// A name for each parameter, for the tuner's output and `eval` reports.
 pub fn param_name(i: usize) -> String {

@@ -8,10 +8,11 @@
 //! sigmoid(K * eval), with K fitted first and an L2 pull towards the current
 //! weights; the new table is printed as Rust source for `params.rs`.
 
-use crate::board::{legal_captures, parse_move, Color, MoveList, Notation, Position, RuleSet};
+use crate::board::{legal_captures, parse_move, MoveList, Notation, Position, RuleSet};
 use crate::search::eval::{evaluate_traced, Features};
 use crate::search::params::{param_name, Params, MOB, NUM_PARAMS, PARAMS, PHASE_MAX, PST};
 use crate::search::see::see_ge;
+use rayon::prelude::*;
 
 struct Sample {
     game: usize,
@@ -69,7 +70,6 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
             }
         }
     }
-    let _ = Color::Cho;
     Ok(out)
 }
 
@@ -92,7 +92,7 @@ fn sigmoid(k: f64, v: f64) -> f64 {
 
 fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
     samples
-        .iter()
+        .par_iter()
         .map(|s| {
             let e = s.result - sigmoid(k, linear_eval(&s.feats, s.phase, w) + s.offset);
             e * e
@@ -143,16 +143,31 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Re
     let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
     let n = samples.len() as f64;
     for epoch in 1..=epochs {
-        let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
-        for s in &samples {
-            let p = sigmoid(k, linear_eval(&s.feats, s.phase, &w) + s.offset);
-            // d/dw of (r - p)^2 = -2 (r - p) p (1 - p) k ln(10)/400 * feature
-            let g = -2.0 * (s.result - p) * p * (1.0 - p) * k / 400.0;
-            for &(i, c) in &s.feats {
-                grad[i as usize][0] += g * c as f64 * s.phase / n;
-                grad[i as usize][1] += g * c as f64 * (1.0 - s.phase) / n;
-            }
-        }
+        let grad = samples
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+                for s in chunk {
+                    let p = sigmoid(k, linear_eval(&s.feats, s.phase, &w) + s.offset);
+                    // d/dw of (r - p)^2 = -2 (r - p) p (1 - p) k / 400 * feature
+                    let g = -2.0 * (s.result - p) * p * (1.0 - p) * k / 400.0;
+                    for &(i, c) in &s.feats {
+                        grad[i as usize][0] += g * c as f64 * s.phase / n;
+                        grad[i as usize][1] += g * c as f64 * (1.0 - s.phase) / n;
+                    }
+                }
+                grad
+            })
+            .reduce(
+                || vec![[0.0f64; 2]; NUM_PARAMS],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(&b) {
+                        x[0] += y[0];
+                        x[1] += y[1];
+                    }
+                    a
+                },
+            );
         for i in 0..NUM_PARAMS {
             // Piece-square entries each see few samples: with little data
             // they only learn noise, so they can be kept as they are.
