@@ -110,6 +110,9 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Re
     // lowest error on games the tuner never saw.
     let (held, samples): (Vec<Sample>, Vec<Sample>) =
         all.into_iter().partition(|s| s.game % 10 == 0);
+    if held.is_empty() {
+        return Err("need at least 10 games: every tenth is held out".into());
+    }
     let init = to_f64(&PARAMS);
     let mut w = init.clone();
     // Fit K by a coarse then fine scan.
