@@ -6,13 +6,18 @@
 //! (the evaluation is linear in the weights), its phase and its result.
 //! Full-batch Adam minimises the squared error between the result and
 //! sigmoid(K * eval), with K fitted first and an L2 pull towards the current
-//! weights; the new table is printed as Rust source for `params.rs`.
+//! weights; the new table is printed as Rust source for `tuned.rs`. Sums
+//! run in parallel by fixed chunks and are added in chunk order, so the same
+//! games always give the same table.
 
 use crate::board::{legal_captures, parse_move, MoveList, Notation, Position, RuleSet};
 use crate::search::eval::{evaluate_traced, Features};
 use crate::search::params::{param_name, Params, MOB, NUM_PARAMS, PARAMS, PHASE_MAX, PST};
 use crate::search::see::see_ge;
 use rayon::prelude::*;
+
+/// Samples per parallel work item.
+const CHUNK: usize = 4096;
 
 struct Sample {
     game: usize,
@@ -91,14 +96,19 @@ fn sigmoid(k: f64, v: f64) -> f64 {
 }
 
 fn error(samples: &[Sample], w: &[[f64; 2]], k: f64) -> f64 {
-    samples
-        .par_iter()
-        .map(|s| {
-            let e = s.result - sigmoid(k, linear_eval(&s.feats, s.phase, w) + s.offset);
-            e * e
+    let partial: Vec<f64> = samples
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|s| {
+                    let e = s.result - sigmoid(k, linear_eval(&s.feats, s.phase, w) + s.offset);
+                    e * e
+                })
+                .sum::<f64>()
         })
-        .sum::<f64>()
-        / samples.len().max(1) as f64
+        .collect();
+    partial.iter().sum::<f64>() / samples.len().max(1) as f64
 }
 
 pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Result<(), String> {
@@ -146,8 +156,8 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Re
     let mut v = vec![[0.0f64; 2]; NUM_PARAMS];
     let n = samples.len() as f64;
     for epoch in 1..=epochs {
-        let grad = samples
-            .par_chunks(4096)
+        let partial: Vec<Vec<[f64; 2]>> = samples
+            .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
                 for s in chunk {
@@ -161,16 +171,14 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Re
                 }
                 grad
             })
-            .reduce(
-                || vec![[0.0f64; 2]; NUM_PARAMS],
-                |mut a, b| {
-                    for (x, y) in a.iter_mut().zip(&b) {
-                        x[0] += y[0];
-                        x[1] += y[1];
-                    }
-                    a
-                },
-            );
+            .collect();
+        let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+        for part in &partial {
+            for (x, y) in grad.iter_mut().zip(part) {
+                x[0] += y[0];
+                x[1] += y[1];
+            }
+        }
         for i in 0..NUM_PARAMS {
             // Piece-square entries each see few samples: with little data
             // they only learn noise, so they can be kept as they are.
