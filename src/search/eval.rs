@@ -151,7 +151,7 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) -> Attac
                     att.minor |= palace_steps(sq);
                     continue;
                 }
-                _ => {
+                PieceKind::General => {
                     att.all |= palace_steps(sq);
                     continue;
                 }

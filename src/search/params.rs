@@ -42,64 +42,8 @@ pub const PHASE_MAX: i32 = 36;
 
 pub type Params = [[i16; 2]; NUM_PARAMS];
 
-const fn initial() -> Params {
-    let mut p = [[0i16; 2]; NUM_PARAMS];
-    // guard, elephant, horse, chariot, cannon, soldier
-    p[MAT + 1] = [150, 150];
-    p[MAT + 2] = [160, 150];
-    p[MAT + 3] = [260, 280];
-    p[MAT + 4] = [650, 650];
-    p[MAT + 5] = [380, 300];
-    p[MAT + 6] = [90, 120];
-    let mut r = 0;
-    while r < 10 {
-        let mut f = 0;
-        while f < 5 {
-            let i = r * 5 + f;
-            let centre = f as i16 * 3;
-            // General: the palace centre (relative rank 1, file e) is safest.
-            if r == 1 && f == 4 {
-                p[PST + i] = [10, 5];
-            }
-            // Horse: central and forward, not on the rim.
-            p[PST + 3 * 50 + i] = [centre * 2 + if r >= 2 && r <= 6 { 10 } else { 0 }, centre];
-            // Chariot: on the enemy side.
-            p[PST + 4 * 50 + i] = [if r >= 6 { 10 } else { 0 }, 0];
-            // Soldier: advance, especially towards the palace files.
-            let adv = if r >= 3 { (r as i16 - 3) * 10 } else { 0 };
-            let adv = if r == 9 { 10 } else { adv };
-            p[PST + 6 * 50 + i] = [adv + centre, adv + centre + 10];
-            f += 1;
-        }
-        r += 1;
-    }
-    p[MOB] = [3, 4];
-    p[MOB + 1] = [3, 2];
-    p[MOB + 2] = [5, 5];
-    p[MOB + 3] = [2, 2];
-    p[ATT] = [8, 4];
-    p[ATT + 1] = [8, 4];
-    p[ATT + 2] = [8, 4];
-    p[ATT + 3] = [4, 2];
-    p[ATT + 4] = [8, 8];
-    p[KS_CHARIOT_FILE] = [-15, -5];
-    p[KS_CANNON_FILE] = [-10, -5];
-    p[KS_OPEN_CENTER] = [-10, -5];
-    p[SOLDIER_PAIR] = [10, 15];
-    p[CANNON_SCREENS] = [5, 5];
-    p[TEMPO] = [15, 10];
-    p[KING_SHIELD] = [8, 4];
-    p[KING_DANGER] = [3, 1];
-    p[THREAT_LESSER] = [-40, -40];
-    p[HANGING] = [-30, -20];
-    p
-}
-
-/// The hand-set weights: where tuning started, and what the tuned table is
-/// measured against.
-pub static HAND: Params = initial();
-
-/// The weights in use: fitted by `janggun tune` (see `tuned.rs`).
+/// The weights in use: fitted by `janggun tune` (see `tuned.rs`), starting
+/// from the hand-set table of d113776.
 pub static PARAMS: Params = super::tuned::TUNED;
 
 /// A name for each parameter, for the tuner's output and `eval` reports.
