@@ -2,8 +2,8 @@
 //! make/unmake, and perft(4) from the start position.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use janggun::board::perft::perft;
 use janggun::board::{legal_moves, MoveList, Position, RuleSet};
-use janggun::tools::perft::perft;
 
 fn positions() -> Vec<Position> {
     let path = format!("{}/tests/data/positions.epd", env!("CARGO_MANIFEST_DIR"));

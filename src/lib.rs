@@ -3,4 +3,5 @@
 pub mod board;
 pub mod protocol;
 pub mod search;
+pub mod text;
 pub mod tools;

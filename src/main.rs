@@ -105,7 +105,7 @@ fn run_perft(
     }
     let start = Instant::now();
     let total = if divide || threads > 1 {
-        let lines = tools::perft::divide(&pos, depth.max(1), threads);
+        let lines = janggun::board::perft::divide(&pos, depth.max(1), threads);
         if depth == 0 {
             1
         } else {
@@ -121,7 +121,7 @@ fn run_perft(
         }
     } else {
         let mut p = pos.clone();
-        tools::perft::perft(&mut p, depth)
+        janggun::board::perft::perft(&mut p, depth)
     };
     let secs = start.elapsed().as_secs_f64();
     println!("Nodes searched: {total}");

@@ -1,7 +1,7 @@
 //! Perft against Fairy-Stockfish's reference counts (copied into tests/data).
 
+use janggun::board::perft::{divide, perft};
 use janggun::board::{move_to_string, perft_moves, MoveList, Notation, Position, RuleSet};
-use janggun::tools::perft::{divide, perft};
 
 fn data(name: &str) -> String {
     let path = format!("{}/tests/data/{}", env!("CARGO_MANIFEST_DIR"), name);

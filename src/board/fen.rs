@@ -2,7 +2,7 @@
 
 use super::attacks::palace;
 use super::position::Position;
-use super::rules::RuleSet;
+use super::ruleset::RuleSet;
 use super::square::{Color, Piece, PieceKind, Square};
 use std::fmt;
 

@@ -204,17 +204,7 @@ pub fn pass_legal(pos: &Position) -> bool {
 /// bans that depend on the game's history (KJA's repetition ban) are applied
 /// too.
 pub fn legal_moves(pos: &Position, list: &mut MoveList) {
-    list.clear();
-    if no_moves_by_rule(pos) {
-        return;
-    }
-    let filter = Filter::new(pos);
-    for_each_pseudo(pos, Bitboard::ALL, |from, targets| {
-        filter.each_legal(pos, from, targets, |m| list.push(m))
-    });
-    if pass_legal(pos) {
-        list.push(Move::pass(pos.king(pos.side_to_move())));
-    }
+    perft_moves(pos, list);
     pos.rules().apply_history_bans(pos, list);
 }
 

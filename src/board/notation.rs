@@ -5,7 +5,7 @@ use super::fen::FenError;
 use super::movegen::legal_moves;
 use super::moves::{Move, MoveList};
 use super::position::Position;
-use super::rules::RuleSet;
+use super::ruleset::RuleSet;
 use super::square::{Color, Square};
 use std::fmt;
 use std::str::FromStr;

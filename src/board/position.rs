@@ -7,7 +7,7 @@ use super::attacks::{
 };
 use super::bitboard::Bitboard;
 use super::moves::Move;
-use super::rules::RuleSet;
+use super::ruleset::RuleSet;
 use super::square::{Color, Piece, PieceKind, Square, NUM_SQUARES};
 
 const fn splitmix(state: u64) -> (u64, u64) {

@@ -9,7 +9,7 @@
 
 use super::moves::Move;
 use super::position::{Position, State};
-use super::rules::RuleSet;
+use super::ruleset::RuleSet;
 use super::square::PieceKind;
 
 pub enum Verdict {

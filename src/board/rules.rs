@@ -1,73 +1,16 @@
-//! Rule sets and the one question every caller asks: is the game over here,
-//! how, and who won?
+//! The rules that need a position: the bikjang rule in force, history bans,
+//! and the one question every caller asks: is the game over here, how, and
+//! who won?
 
 use super::movegen::legal_moves;
 use super::moves::MoveList;
 use super::position::Position;
 use super::repetition::{self, Verdict};
+use super::ruleset::RuleSet;
 use super::square::Color;
 use std::fmt;
-use std::str::FromStr;
-
-#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, Default)]
-pub enum RuleSet {
-    /// FSF's `janggi`: bikjang rule, counting, 3-fold, 100 plies.
-    #[default]
-    Janggi,
-    /// Bikjang rule, no counting (those endings draw).
-    Traditional,
-    /// No bikjang rule, counting, 4-fold plus back-and-forth, 200 plies.
-    Modern,
-    /// No bikjang rule, no counting.
-    Casual,
-    /// KJA point-scored games.
-    Kja,
-    /// KOJF rules (2020, revised 2022).
-    Kojf,
-}
 
 impl RuleSet {
-    pub const ALL: [RuleSet; 6] = [
-        RuleSet::Janggi,
-        RuleSet::Traditional,
-        RuleSet::Modern,
-        RuleSet::Casual,
-        RuleSet::Kja,
-        RuleSet::Kojf,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            RuleSet::Janggi => "janggi",
-            RuleSet::Traditional => "janggitraditional",
-            RuleSet::Modern => "janggimodern",
-            RuleSet::Casual => "janggicasual",
-            RuleSet::Kja => "kja",
-            RuleSet::Kojf => "kojf",
-        }
-    }
-
-    /// Endings other than checkmate are decided by the count (else drawn).
-    pub fn counting(self) -> bool {
-        !matches!(self, RuleSet::Traditional | RuleSet::Casual)
-    }
-
-    /// The n-th occurrence of a position ends the game.
-    pub fn repetition_count(self) -> usize {
-        match self {
-            RuleSet::Modern | RuleSet::Kojf => 4,
-            _ => 3,
-        }
-    }
-
-    /// Plies without capture that end the game.
-    pub fn move_limit(self) -> u32 {
-        match self {
-            RuleSet::Modern => 200,
-            _ => 100,
-        }
-    }
-
     /// Is the bikjang rule in force in this position?
     #[inline]
     pub fn bikjang_in_force(self, pos: &Position) -> bool {
@@ -108,23 +51,6 @@ impl RuleSet {
                 .count();
             earlier + 1 < 3
         });
-    }
-}
-
-impl FromStr for RuleSet {
-    type Err = String;
-    fn from_str(s: &str) -> Result<RuleSet, String> {
-        let l = s.to_ascii_lowercase();
-        RuleSet::ALL
-            .into_iter()
-            .find(|r| r.name() == l)
-            .ok_or_else(|| format!("unknown rule set '{}' (janggi, janggitraditional, janggimodern, janggicasual, kja, kojf)", s.chars().take(32).collect::<String>()))
-    }
-}
-
-impl fmt::Display for RuleSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
     }
 }
 

@@ -97,18 +97,7 @@ impl fmt::Display for ParseError {
     }
 }
 
-/// Longest piece of user input quoted back in a message.
-const QUOTE: usize = 40;
-
-pub fn clip(s: &str) -> String {
-    if s.chars().count() <= QUOTE {
-        s.to_string()
-    } else {
-        let mut c: String = s.chars().take(QUOTE).collect();
-        c.push_str("...");
-        c
-    }
-}
+pub use crate::text::clip;
 
 pub const MAX_DEPTH: u64 = 255;
 pub const MAX_PERFT: u64 = 20;

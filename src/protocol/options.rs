@@ -5,6 +5,7 @@
 use super::Dialect;
 use crate::board::RuleSet;
 use crate::search::{Ablation, Settings};
+use crate::text::clip;
 
 /// Everything the options change.
 #[derive(Clone, Debug, Default)]
@@ -347,10 +348,6 @@ fn physical_memory_mb() -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024)
-}
-
-fn clip(s: &str) -> String {
-    s.chars().take(32).collect()
 }
 
 /// `type ...` part of an option line, with the default from `config`.

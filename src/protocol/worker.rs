@@ -3,9 +3,9 @@
 
 use super::output::Writer;
 use super::Dialect;
+use crate::board::perft::divide;
 use crate::board::{game_end, legal_moves, Move, MoveList, Position};
 use crate::search::{Control, Engine, Limits, Report};
-use crate::tools::perft::divide;
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;

@@ -3,7 +3,8 @@
 //! perpetual-check rule) and the move limit. Under counting rule sets these
 //! are won or lost by the count, not drawn.
 
-use super::search::{Searcher, RULE_WIN};
+use super::score::RULE_WIN;
+use super::search::Searcher;
 use crate::board::movegen::no_moves_by_rule;
 use crate::board::repetition::{scan_in_tree, Verdict};
 use crate::board::rules::count_winner;

@@ -3,9 +3,10 @@
 
 use super::eval;
 use super::ordering::{History, MAX_PLY};
-use super::search::{Searcher, Shared, INF};
+use super::score::{to_score, INF};
+use super::search::{Searcher, Shared};
 use super::skill::Skill;
-use super::thread::{initial_root_moves, root_info, to_score, IterationOptions};
+use super::thread::{initial_root_moves, root_info, IterationOptions};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Report, Score, SearchResult, Settings};

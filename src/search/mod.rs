@@ -15,6 +15,7 @@ pub mod eval;
 pub mod ordering;
 pub mod params;
 pub mod root;
+pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
 pub mod see;
@@ -25,6 +26,7 @@ pub mod tt;
 pub mod tuned;
 
 pub use engine::Engine;
+pub use score::Score;
 
 /// Everything `go` can say. Times are in milliseconds.
 #[derive(Clone, Debug, Default)]
@@ -77,15 +79,6 @@ impl Control {
         self.stop.store(false, Ordering::SeqCst);
         self.ponderhit.store(false, Ordering::SeqCst);
     }
-}
-
-/// A score from the side to move's view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns; 100 = one soldier.
-    Cp(i32),
-    /// Mate in N moves (negative: being mated).
-    Mate(i32),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

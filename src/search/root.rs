@@ -3,7 +3,8 @@
 //! iterative deepening loop sorts and reports.
 
 use super::ordering::{capture_victim, moving_piece};
-use super::search::{Searcher, INF, LMR};
+use super::score::INF;
+use super::search::{Searcher, LMR};
 use super::{Ablation, Report};
 
 impl Searcher<'_> {

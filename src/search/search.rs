@@ -7,6 +7,7 @@
 
 use super::eval::{evaluate, piece_value};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
+use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -14,15 +15,6 @@ use super::{Ablation, Bound, Control};
 use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
 use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-pub const INF: i32 = 32001;
-pub const MATE: i32 = 32000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-/// A game won by the rules other than mate (count, perpetual check).
-pub const RULE_WIN: i32 = 20000;
-/// Scores beyond this are decided games (mates and rule wins).
-pub const WIN_BOUND: i32 = RULE_WIN - 2 * MAX_PLY as i32;
 
 pub(super) static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0; 64]; 64];

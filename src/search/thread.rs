@@ -3,36 +3,12 @@
 //! flag; the main thread (id 0) alone watches the clock, reports and decides
 //! when to stop.
 
-use super::search::{RootMove, Searcher, INF, MATE, MATE_BOUND, WIN_BOUND};
+use super::score::{to_score, wdl, INF, MATE, MATE_BOUND, WIN_BOUND};
+use super::search::{RootMove, Searcher};
 use super::tt::TranspositionTable;
-use super::{Bound, Info, Limits, Report, Score};
+use super::{Bound, Info, Limits, Report};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
-
-/// Converts an internal score to the protocol's.
-pub fn to_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
-        Score::Mate((MATE - v + 1) / 2)
-    } else if v <= -MATE_BOUND {
-        Score::Mate(-(MATE + v) / 2)
-    } else {
-        Score::Cp(v)
-    }
-}
-
-/// Win/draw/loss per mille from a score (a plain logistic model).
-pub fn wdl(v: i32) -> (u32, u32, u32) {
-    if v >= WIN_BOUND {
-        return (1000, 0, 0);
-    }
-    if v <= -WIN_BOUND {
-        return (0, 0, 1000);
-    }
-    let f = |x: f64| 1.0 / (1.0 + (-x).exp());
-    let w = (1000.0 * f((v as f64 - 80.0) / 120.0)) as u32;
-    let l = (1000.0 * f((-v as f64 - 80.0) / 120.0)) as u32;
-    (w, 1000 - w - l, l)
-}
 
 /// The `info` line for one root move, or nothing if it has no score yet.
 pub fn root_info(

@@ -7,7 +7,7 @@ use crate::board::{Position, RuleSet};
 use crate::search::{Control, Engine, Limits, Settings};
 use std::time::Instant;
 
-pub const POSITIONS: &str = include_str!("../../tests/data/bench_positions.txt");
+pub const POSITIONS: &str = include_str!("bench_positions.txt");
 pub const DEFAULT_DEPTH: u32 = 11;
 
 pub struct BenchLine {

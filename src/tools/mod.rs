@@ -1,9 +1,8 @@
-//! Command-line tools built on the engine: perft, the rules batch interface,
-//! the engine-vs-engine match runner.
+//! Command-line tools built on the engine: the rules batch interface, bench,
+//! self-play and tuning.
 
 pub mod batch;
 pub mod bench;
 pub mod r#match;
-pub mod perft;
 pub mod selfplay;
 pub mod tune;

@@ -1,7 +1,10 @@
 //! Perft: counts the leaves of the legal move tree, as Fairy-Stockfish does
 //! (passes are moves; bulk counting at the last ply).
 
-use crate::board::{count_legal, move_to_string, perft_moves, Move, MoveList, Notation, Position};
+use super::movegen::{count_legal, perft_moves};
+use super::moves::{Move, MoveList};
+use super::notation::{move_to_string, Notation};
+use super::position::Position;
 use rayon::prelude::*;
 
 /// Leaves of the move tree `depth` plies deep.

@@ -1,0 +1,47 @@
+//! Scores: the internal scale (centipawns, mates and rule wins measured
+//! from the root), and its translation to what the protocols report.
+
+use super::ordering::MAX_PLY;
+
+pub const INF: i32 = 32001;
+pub const MATE: i32 = 32000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// A game won by the rules other than mate (count, perpetual check).
+pub const RULE_WIN: i32 = 20000;
+/// Scores beyond this are decided games (mates and rule wins).
+pub const WIN_BOUND: i32 = RULE_WIN - 2 * MAX_PLY as i32;
+
+/// A score from the side to move's view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns; 100 = one soldier.
+    Cp(i32),
+    /// Mate in N moves (negative: being mated).
+    Mate(i32),
+}
+
+/// Converts an internal score to the protocol's.
+pub fn to_score(v: i32) -> Score {
+    if v >= MATE_BOUND {
+        Score::Mate((MATE - v + 1) / 2)
+    } else if v <= -MATE_BOUND {
+        Score::Mate(-(MATE + v) / 2)
+    } else {
+        Score::Cp(v)
+    }
+}
+
+/// Win/draw/loss per mille from a score (a plain logistic model).
+pub fn wdl(v: i32) -> (u32, u32, u32) {
+    if v >= WIN_BOUND {
+        return (1000, 0, 0);
+    }
+    if v <= -WIN_BOUND {
+        return (0, 0, 1000);
+    }
+    let f = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let w = (1000.0 * f((v as f64 - 80.0) / 120.0)) as u32;
+    let l = (1000.0 * f((-v as f64 - 80.0) / 120.0)) as u32;
+    (w, 1000 - w - l, l)
+}
