@@ -100,9 +100,7 @@ fn run_perft(
         }
         (None, None) => Position::startpos(rules),
     };
-    if threads == 0 || threads > 1024 {
-        return Err(format!("--threads must be 1..1024, got {threads}"));
-    }
+    janggun::search::check_threads(threads)?;
     let start = Instant::now();
     let total = if divide || threads > 1 {
         let lines = janggun::board::perft::divide(&pos, depth.max(1), threads);
@@ -134,6 +132,11 @@ fn run_perft(
 }
 
 fn main() -> ExitCode {
+    // `RUST_LOG=debug` shows time decisions, table resizes and searches on
+    // stderr; stdout stays the protocol's.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft {
@@ -177,7 +180,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", janggun::text::escape(&e));
             ExitCode::FAILURE
         }
     }

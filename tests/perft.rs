@@ -128,7 +128,7 @@ type EpdRow = (String, Vec<(u32, u64)>, String);
 fn epd(name: &str) -> Vec<EpdRow> {
     data(name)
         .lines()
-        .filter(|l| !l.trim().is_empty())
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
             let mut parts = l.split(';');
             let fen = parts.next().unwrap().trim().to_string();
@@ -149,8 +149,11 @@ fn epd(name: &str) -> Vec<EpdRow> {
 }
 
 fn check_epd(name: &str, rules: RuleSet, max_depth: u32) {
-    let rows = epd(name);
-    assert!(rows.len() >= 20, "{name} has the reference positions");
+    check_rows(name, epd(name), 20, rules, max_depth);
+}
+
+fn check_rows(name: &str, rows: Vec<EpdRow>, min: usize, rules: RuleSet, max_depth: u32) {
+    assert!(rows.len() >= min, "{name} has the reference positions");
     for (fen, counts, id) in rows {
         for (d, n) in counts {
             if d <= max_depth {
@@ -162,6 +165,14 @@ fn check_epd(name: &str, rules: RuleSet, max_depth: u32) {
             }
         }
     }
+}
+
+/// More pieces than a side starts with (a third chariot or cannon, six
+/// soldiers): Fairy-Stockfish plays these, and so must we.
+#[test]
+fn extra_pieces_match_pyffish() {
+    let rows = epd("extra_pieces.epd");
+    check_rows("extra_pieces.epd", rows, 6, RuleSet::Janggi, 4);
 }
 
 #[test]

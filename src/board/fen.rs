@@ -25,8 +25,6 @@ fn err<T>(msg: impl Into<String>) -> Result<T, FenError> {
     Err(FenError(msg.into()))
 }
 
-const MAX_COUNT: [u32; 7] = [1, 2, 2, 2, 2, 2, 5];
-
 fn side_name(c: Color) -> &'static str {
     match c {
         Color::Cho => "Cho (white)",
@@ -59,17 +57,24 @@ impl Position {
             let mut file: u32 = 0;
             let mut chars = row.chars().peekable();
             while let Some(c) = chars.next() {
-                if let Some(d) = c.to_digit(10) {
-                    // Multi-digit runs are not valid on a 9-wide board, but
-                    // reading them keeps the count honest in the message.
-                    let mut n = d;
-                    while let Some(d2) = chars.peek().and_then(|c| c.to_digit(10)) {
-                        n = n * 10 + d2;
+                if c.is_ascii_digit() {
+                    // Read the whole run as text: a long run must not wrap a
+                    // counter into a small number of empty points.
+                    let mut run = String::from(c);
+                    while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                        run.push(d);
                         chars.next();
                     }
-                    if n == 0 {
-                        return err(format!("rank {} has an empty run '0'", rank + 1));
-                    }
+                    let n = match run.parse::<u32>() {
+                        Ok(n) if (1..=9).contains(&n) => n,
+                        _ => {
+                            return err(format!(
+                                "rank {} has an empty run '{}'; runs are 1 to 9",
+                                rank + 1,
+                                crate::text::clip(&run)
+                            ))
+                        }
+                    };
                     file += n;
                 } else if let Some(p) = Piece::from_fen_char(c) {
                     if file < 9 {
@@ -77,7 +82,11 @@ impl Position {
                     }
                     file += 1;
                 } else {
-                    return err(format!("unknown piece letter '{}' in rank {}", c, rank + 1));
+                    return err(format!(
+                        "unknown piece letter '{}' in rank {}",
+                        crate::text::escape(&c.to_string()),
+                        rank + 1
+                    ));
                 }
                 if file > 9 {
                     break;
@@ -93,25 +102,22 @@ impl Position {
             }
         }
 
+        // Any number of each other piece is accepted, as Fairy-Stockfish does
+        // (composed problems use a third chariot): nothing in the rules or
+        // the engine depends on the counts. What is refused breaks the
+        // engine's invariants: one general per side in its palace, and
+        // guards in their own palace. Fairy-Stockfish gives a guard outside
+        // its palace no moves but lets it check along the enemy palace's
+        // diagonals; no game reaches that, and the attack code here assumes
+        // guards stay home.
         for c in Color::ALL {
-            for k in PieceKind::ALL {
-                let n = pos.pieces_of(c, k).count();
-                if k == PieceKind::General && n != 1 {
-                    return err(format!(
-                        "{} has {} generals, needs exactly one",
-                        side_name(c),
-                        n
-                    ));
-                }
-                if n > MAX_COUNT[k.index()] {
-                    return err(format!(
-                        "{} has {} {}s, at most {}",
-                        side_name(c),
-                        n,
-                        k.name(),
-                        MAX_COUNT[k.index()]
-                    ));
-                }
+            let n = pos.pieces_of(c, PieceKind::General).count();
+            if n != 1 {
+                return err(format!(
+                    "{} has {} generals, needs exactly one",
+                    side_name(c),
+                    n
+                ));
             }
             for k in [PieceKind::General, PieceKind::Guard] {
                 if let Some(sq) = (pos.pieces_of(c, k) & !palace(c)).next() {
@@ -218,6 +224,21 @@ mod tests {
     }
 
     #[test]
+    fn any_piece_counts_accepted() {
+        // A third chariot, a third cannon, six soldiers: Fairy-Stockfish
+        // accepts these, and so do problem collections.
+        for fen in [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/R8/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "rnba1abnr/4k4/1c2c2c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR b - - 0 1",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/P8/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "3k5/9/9/9/RRRRRRRRR/9/9/9/4K4/9 b - - 0 1",
+        ] {
+            let p = Position::from_fen(fen, RuleSet::Janggi).expect(fen);
+            assert_eq!(p.to_fen(), fen);
+        }
+    }
+
+    #[test]
     fn bad_fens_refused_with_reason() {
         refused("", "empty");
         refused(
@@ -257,16 +278,33 @@ mod tests {
             "guard on a6 is outside",
         );
         refused(
+            "rnbA1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNB2ABNR b - - 0 1",
+            "guard on d10 is outside",
+        );
+        refused(
             "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR x - - 0 1",
             "bad side to move 'x'",
         );
+        // Digit runs that wrap a 32-bit counter (2^32 - 1, 2^32 + 9).
         refused(
-            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/R8/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
-            "at most 2",
+            "9/4k4/9/9/9/9/9/9/3K5/N4294967295r8 w - - 0 1",
+            "empty run '4294967295'",
         );
         refused(
-            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/P8/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
-            "6 soldiers",
+            "9/4k4/9/9/9/9/9/9/3K5/4294967305 w - - 0 1",
+            "empty run '4294967305'",
+        );
+        refused(
+            "9/4k4/9/9/9/9/9/9/3K5/99999999999999999999999999 w - - 0 1",
+            "empty run",
+        );
+        refused(
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/10 w - - 0 1",
+            "empty run '10'",
+        );
+        refused(
+            "9/4k4/9/9/9/9/9/9/4K4/8\0 w - - 0 1",
+            "unknown piece letter '\\0'",
         );
         // Han's general on e9 attacked by Cho's chariot on e5 with Cho to move.
         refused(

@@ -14,6 +14,8 @@ pub struct Config {
     pub variant: RuleSet,
     /// UCCI: `go` times are in milliseconds instead of seconds.
     pub use_millisec: bool,
+    /// Where every protocol line in and out is written (empty: nowhere).
+    pub debug_log: String,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -32,14 +34,20 @@ pub enum Id {
     ShowWdl,
     UseMillisec,
     Ablate,
+    DebugLogFile,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     Check,
-    Spin { min: i64, max: i64 },
+    Spin {
+        min: i64,
+        max: i64,
+    },
     Combo(&'static [&'static str]),
     Button,
+    /// Free text (a file name); empty means none.
+    Text,
 }
 
 pub struct OptionDef {
@@ -51,18 +59,7 @@ pub struct OptionDef {
     pub only: Option<Dialect>,
 }
 
-const VARIANTS: &[&str] = &[
-    "janggi",
-    "janggitraditional",
-    "janggimodern",
-    "janggicasual",
-    "kja",
-    "kojf",
-];
-
-/// Largest hash table a GUI may ask for, in MB.
-pub const MAX_HASH_MB: i64 = 65536;
-pub const MAX_THREADS: i64 = 256;
+use crate::search::{MAX_HASH_MB, MAX_THREADS};
 
 const fn def(id: Id, uci: &'static str, ucci: &'static str, kind: Kind) -> OptionDef {
     OptionDef {
@@ -79,7 +76,7 @@ pub const OPTIONS: &[OptionDef] = &[
         Id::Variant,
         "UCI_Variant",
         "UCI_Variant",
-        Kind::Combo(VARIANTS),
+        Kind::Combo(&RuleSet::NAMES),
     ),
     def(
         Id::Threads,
@@ -87,7 +84,7 @@ pub const OPTIONS: &[OptionDef] = &[
         "threads",
         Kind::Spin {
             min: 1,
-            max: MAX_THREADS,
+            max: MAX_THREADS as i64,
         },
     ),
     def(
@@ -96,7 +93,7 @@ pub const OPTIONS: &[OptionDef] = &[
         "hashsize",
         Kind::Spin {
             min: 1,
-            max: MAX_HASH_MB,
+            max: MAX_HASH_MB as i64,
         },
     ),
     def(Id::ClearHash, "Clear Hash", "Clear_Hash", Kind::Button),
@@ -142,6 +139,12 @@ pub const OPTIONS: &[OptionDef] = &[
     ),
     def(Id::ShowWdl, "UCI_ShowWDL", "UCI_ShowWDL", Kind::Check),
     def(Id::Ablate, "Ablate", "Ablate", Kind::Combo(Ablation::NAMES)),
+    def(
+        Id::DebugLogFile,
+        "Debug Log File",
+        "Debug_Log_File",
+        Kind::Text,
+    ),
     OptionDef {
         id: Id::UseMillisec,
         uci: "usemillisec",
@@ -190,6 +193,7 @@ pub fn current(config: &Config, id: Id) -> String {
         Id::ShowWdl => s.show_wdl.to_string(),
         Id::UseMillisec => config.use_millisec.to_string(),
         Id::Ablate => s.ablation.name().to_string(),
+        Id::DebugLogFile => config.debug_log.clone(),
     }
 }
 
@@ -202,6 +206,7 @@ pub enum Effect {
     Settings,
     ClearHash,
     Variant,
+    DebugLog,
 }
 
 /// A parsed option value, checked against the option's kind.
@@ -210,12 +215,16 @@ enum Value {
     Int(i64),
     Name(&'static str),
     Press,
+    Text(String),
 }
 
 fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
     let raw = raw.map(str::trim).filter(|s| !s.is_empty());
     match (d.kind, raw) {
         (Kind::Button, _) => Ok(Value::Press),
+        // UCI writes an empty string as `<empty>`.
+        (Kind::Text, None | Some("<empty>")) => Ok(Value::Text(String::new())),
+        (Kind::Text, Some(v)) => Ok(Value::Text(v.to_string())),
         (_, None) => Err(format!("option '{}' needs a value", d.uci)),
         (Kind::Check, Some(v)) => match v.to_ascii_lowercase().as_str() {
             "true" | "on" | "1" => Ok(Value::Bool(true)),
@@ -282,8 +291,9 @@ pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effe
     // Spin ranges are checked above, so these conversions cannot wrap.
     Ok(match d.id {
         Id::Variant => {
+            // The combo lists `RuleSet::NAMES`, so the name always reads back.
             if let Value::Name(n) = v {
-                config.variant = n.parse().unwrap_or_default();
+                config.variant = n.parse().map_err(|e: String| e)?;
             }
             Effect::Variant
         }
@@ -334,9 +344,16 @@ pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effe
         }
         Id::Ablate => {
             if let Value::Name(n) = v {
-                s.ablation = Ablation::from_name(n).unwrap_or_default();
+                s.ablation =
+                    Ablation::from_name(n).ok_or_else(|| format!("unknown ablation '{n}'"))?;
             }
             Effect::Settings
+        }
+        Id::DebugLogFile => {
+            if let Value::Text(t) = v {
+                config.debug_log = t;
+            }
+            Effect::DebugLog
         }
     })
 }
@@ -365,6 +382,8 @@ pub fn describe(config: &Config, d: &OptionDef) -> String {
             s
         }
         Kind::Button => "type button".to_string(),
+        Kind::Text if default.is_empty() => "type string default <empty>".to_string(),
+        Kind::Text => format!("type string default {default}"),
     }
 }
 

@@ -22,10 +22,10 @@ pub enum Flow {
     Quit,
 }
 
+/// The one job (search, perft, setup) on the worker thread. Every job
+/// stops on `control.stop()`, so nothing queued behind one waits long.
 struct Job {
     handle: JoinHandle<()>,
-    /// Perft cannot be interrupted; `stop` does not wait for it.
-    stoppable: bool,
 }
 
 pub struct Session {
@@ -77,6 +77,7 @@ impl Session {
     }
 
     pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.out.log_input(line);
         match line.parse::<Command>() {
             Ok(cmd) => {
                 if self.dialect.is_none() {
@@ -205,7 +206,7 @@ impl Session {
         self.control.stop();
         // Waiting here orders the answer: the search's `bestmove` comes
         // before whatever the next command prints.
-        if self.job.as_ref().is_some_and(|j| j.stoppable) {
+        if self.job.is_some() {
             self.reap();
             self.sync_engine();
         }
@@ -218,7 +219,11 @@ impl Session {
         }
         let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
         if self.settings_pending {
-            engine.apply(self.config.settings.clone());
+            if let Err(e) = engine.apply(self.config.settings.clone()) {
+                // The engine kept a smaller table; the option says which.
+                self.config.settings.hash_mb = engine.settings().hash_mb;
+                self.out.error(&format!("Hash: {e}"));
+            }
         }
         if self.clear_pending {
             engine.clear();
@@ -227,12 +232,11 @@ impl Session {
         self.clear_pending = false;
     }
 
-    fn spawn(&mut self, stoppable: bool, f: impl FnOnce() + Send + 'static) {
+    fn spawn(&mut self, f: impl FnOnce() + Send + 'static) {
         self.finish_job();
         self.control.reset();
         self.job = Some(Job {
             handle: thread::spawn(f),
-            stoppable,
         });
     }
 
@@ -261,6 +265,12 @@ impl Session {
                 self.sync_engine();
             }
             Ok(Effect::Variant) => self.pos.set_rules(self.config.variant),
+            Ok(Effect::DebugLog) => {
+                if let Err(e) = self.out.set_log(&self.config.debug_log) {
+                    self.config.debug_log.clear();
+                    self.out.error(&format!("Debug Log File: {e}"));
+                }
+            }
         }
     }
 
@@ -325,16 +335,14 @@ impl Session {
             1
         };
         let scaled = |v: Option<u64>| v.map(|t| t.saturating_mul(unit));
-        let (own, opp, own_inc, opp_inc) = (
-            scaled(go.time),
-            scaled(go.opptime),
-            scaled(go.increment),
-            scaled(go.oppincrement),
-        );
-        let (wt, bt, wi, bi) = match self.pos.side_to_move() {
-            Color::Cho => (own, opp, own_inc, opp_inc),
-            Color::Han => (opp, own, opp_inc, own_inc),
+        // Which clock is ours is decided here and nowhere else: UCCI's
+        // `time` is the side to move's; UCI's is `wtime` for Cho (white).
+        let ours = |cho: Option<u64>, han: Option<u64>| match self.pos.side_to_move() {
+            Color::Cho => cho,
+            Color::Han => han,
         };
+        let time = scaled(go.time).or(ours(go.wtime, go.btime));
+        let inc = scaled(go.increment).or(ours(go.winc, go.binc));
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
             match parse_move(&self.pos, text, self.dialect().notation()) {
@@ -343,10 +351,8 @@ impl Session {
             }
         }
         Limits {
-            wtime: go.wtime.or(wt),
-            btime: go.btime.or(bt),
-            winc: go.winc.or(wi),
-            binc: go.binc.or(bi),
+            time,
+            inc,
             movestogo: go.movestogo,
             byoyomi: go.byoyomi,
             movetime: go.movetime,
@@ -376,19 +382,18 @@ impl Session {
             show_wdl: self.config.settings.show_wdl,
             multipv: self.config.settings.multipv > 1,
         };
-        self.spawn(true, move || job.run());
+        self.spawn(move || job.run());
     }
 
     fn perft(&mut self, depth: u32) {
-        let (pos, threads, dialect, out) = (
+        let (pos, threads, dialect, out, control) = (
             self.pos.clone(),
             self.config.settings.threads,
             self.dialect(),
             self.out.clone(),
+            self.control.clone(),
         );
-        self.spawn(false, move || {
-            worker::perft(&pos, depth, threads, dialect, &out)
-        });
+        self.spawn(move || worker::perft(&pos, depth, threads, dialect, &out, &control));
     }
 
     fn setup(&mut self, han: Option<Setup>, movetime: Option<u64>) {
@@ -398,7 +403,7 @@ impl Session {
             rules: self.config.variant,
         };
         let (engine, control, out) = (self.engine.clone(), self.control.clone(), self.out.clone());
-        self.spawn(true, move || {
+        self.spawn(move || {
             let mut e = engine.lock().unwrap_or_else(|e| e.into_inner());
             let choice = setup::choose(&mut e, &q, &control, &out);
             out.line(&format!("setup {choice}"));

@@ -188,19 +188,32 @@ fn ucci_clocks_follow_side_and_unit() {
     send(&mut s, &["ucci", "position startpos moves h0g2"]);
     let g = go_of("go time 2 increment 1 opptime 3 oppincrement 0");
     let l = s.limits(&g);
-    // Han to move: `time` is Han's clock, in seconds by default.
-    assert_eq!(
-        (l.btime, l.binc, l.wtime, l.winc),
-        (Some(2000), Some(1000), Some(3000), Some(0))
-    );
+    // Han to move: `time` is the side to move's clock, in seconds by default.
+    assert_eq!((l.time, l.inc), (Some(2000), Some(1000)));
     send(&mut s, &["setoption usemillisec true"]);
     let l = s.limits(&g);
-    assert_eq!((l.btime, l.wtime), (Some(2), Some(3)));
+    assert_eq!((l.time, l.inc), (Some(2), Some(1)));
     let (mut s, _) = session();
     send(&mut s, &["uci"]);
     let l = s.limits(&go_of(
         "go time 500 opptime 700 depth 4 searchmoves h1g3 xx",
     ));
-    assert_eq!((l.wtime, l.btime, l.depth), (Some(500), Some(700), Some(4)));
+    assert_eq!((l.time, l.depth), (Some(500), Some(4)));
     assert_eq!(l.searchmoves.len(), 1);
+}
+
+#[test]
+fn uci_clock_is_the_side_to_moves() {
+    let (mut s, _) = session();
+    send(&mut s, &["uci"]);
+    let g = go_of("go wtime 1000 btime 2000 winc 10 binc 20");
+    assert_eq!(
+        (s.limits(&g).time, s.limits(&g).inc),
+        (Some(1000), Some(10))
+    );
+    send(&mut s, &["position startpos moves h1g3"]);
+    assert_eq!(
+        (s.limits(&g).time, s.limits(&g).inc),
+        (Some(2000), Some(20))
+    );
 }

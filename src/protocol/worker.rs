@@ -1,11 +1,11 @@
 //! Jobs that run on the worker thread: a search (with its game-end and
-//! bestmove bookkeeping) and perft.
+//! bestmove bookkeeping) and perft. Both stop on the session's `stop`.
 
 use super::output::Writer;
-use super::Dialect;
-use crate::board::perft::divide;
-use crate::board::{game_end, legal_moves, Move, MoveList, Position};
-use crate::search::{Control, Engine, Limits, Report};
+use super::{ucci, uci, Dialect};
+use crate::board::perft::divide_until;
+use crate::board::{game_end, GameEnd, Move, Outcome, Position};
+use crate::search::{Control, Engine, Info, Limits, Report, RootSet};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::Duration;
@@ -23,80 +23,55 @@ pub struct SearchJob {
 
 impl SearchJob {
     pub fn run(self) {
-        let mut legal = MoveList::new();
-        legal_moves(&self.pos, &mut legal);
-        if legal.is_empty() {
-            self.out.line(&self.dialect.no_move_info());
+        // The root set is decided here, once: the search gets exactly these
+        // moves, so whatever it answers may be played.
+        let root = RootSet::new(&self.pos, &self.limits);
+        let end = game_end(&self.pos);
+        match &root {
+            RootSet::NoLegalMove => self.out.line(&no_move_info(self.dialect, end)),
+            RootSet::AllBanned => self.out.info_string("every legal move is banned"),
+            RootSet::Moves { note: Some(n), .. } => self.out.info_string(n),
+            RootSet::Moves { note: None, .. } => {}
         }
         // Also when the root is over by repetition or the move limit: the
         // GUI may play on, but it should learn the verdict.
-        if let Some(end) = game_end(&self.pos) {
+        if let Some(end) = end {
             self.out.info_string(&format!("result {end}"));
         }
-        let allowed: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| !self.limits.banmoves.contains(m))
-            .collect();
-        if allowed.is_empty() {
-            if !legal.is_empty() {
-                self.out.info_string("every legal move is banned");
-            }
-            self.wait_for_release();
-            self.out.line(&self.dialect.bestmove(None, None));
-            return;
-        }
-        // A GUI's `searchmoves` narrows what may be answered, unless all of
-        // them are banned.
-        let narrowed: Vec<Move> = allowed
-            .iter()
-            .copied()
-            .filter(|m| self.limits.searchmoves.contains(m))
-            .collect();
-        let allowed = if narrowed.is_empty() {
-            allowed
-        } else {
-            narrowed
-        };
-        let result = {
+        let result = (!root.moves().is_empty()).then(|| {
             let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
             let (out, dialect, wdl, mpv) = (&self.out, self.dialect, self.show_wdl, self.multipv);
             let mut report = |r: Report| match r {
-                Report::Info(i) => out.line(&dialect.info(&i, wdl, mpv)),
+                Report::Info(i) => out.line(&info(dialect, &i, wdl, mpv)),
                 Report::CurrMove { depth, mv, number } => out.line(&format!(
                     "info depth {depth} currmove {} currmovenumber {number}",
                     dialect.mv(mv)
                 )),
                 Report::Text(t) => out.info_string(&t),
             };
-            engine.search(&self.pos, &self.limits, &self.control, &mut report)
-        };
-        self.wait_for_release();
-        let best = match result.best {
-            Some(m) if allowed.contains(&m) => m,
-            other => {
-                // Never leave a GUI without a legal move, whatever the search did.
-                let fallback = allowed[0];
-                if let Some(m) = other {
-                    self.out.error(&format!(
-                        "search answered {}, which may not be played; playing {}",
-                        self.dialect.mv(m),
-                        self.dialect.mv(fallback)
-                    ));
-                }
-                fallback
-            }
-        };
-        let ponder = result.ponder.filter(|&p| {
-            let mut after = self.pos.clone();
-            after.make(best);
-            crate::board::movegen::is_legal(&after, p)
+            engine.search_root(
+                &self.pos,
+                root.moves(),
+                &self.limits,
+                &self.control,
+                &mut report,
+            )
         });
-        self.out.line(&self.dialect.bestmove(Some(best), ponder));
+        self.wait_for_release();
+        let best = result.as_ref().and_then(|r| r.best);
+        let ponder = result.and_then(|r| r.ponder).filter(|&p| {
+            best.is_some_and(|b| {
+                let mut after = self.pos.clone();
+                after.make(b);
+                crate::board::movegen::is_legal(&after, p)
+            })
+        });
+        self.out.line(&bestmove(self.dialect, best, ponder));
     }
 
     /// UCI: in `infinite` and unanswered `ponder` searches `bestmove` waits
-    /// for `stop` or `ponderhit`, even if the search is done.
+    /// for `stop` or `ponderhit`, even if the search is done. This is the
+    /// only place that holds it.
     fn wait_for_release(&self) {
         let held = || {
             (self.limits.infinite || (self.limits.ponder && !self.control.pondering_hit()))
@@ -108,14 +83,52 @@ impl SearchJob {
     }
 }
 
-/// `go perft N`: the count below each root move, then the total.
-pub fn perft(pos: &Position, depth: u32, threads: usize, dialect: Dialect, out: &Writer) {
+fn info(dialect: Dialect, i: &Info, show_wdl: bool, multipv: bool) -> String {
+    match dialect {
+        Dialect::Uci => uci::info(i, show_wdl),
+        Dialect::Ucci => ucci::info(i, multipv),
+    }
+}
+
+fn bestmove(dialect: Dialect, best: Option<Move>, ponder: Option<Move>) -> String {
+    match dialect {
+        Dialect::Uci => uci::bestmove(best, ponder),
+        Dialect::Ucci => ucci::bestmove(best, ponder),
+    }
+}
+
+/// What FSF prints when the root has no legal move: a mate score for a
+/// decided game, 0 for a drawn one (two passes under a rule set without
+/// counting).
+pub fn no_move_info(dialect: Dialect, end: Option<GameEnd>) -> String {
+    let drawn = end.is_some_and(|e| e.outcome == Outcome::Draw);
+    match (dialect, drawn) {
+        (Dialect::Uci, false) => "info depth 0 score mate 0".to_string(),
+        (Dialect::Uci, true) => "info depth 0 score cp 0".to_string(),
+        (Dialect::Ucci, false) => format!("info depth 0 score {}", -ucci::MATE_VALUE),
+        (Dialect::Ucci, true) => "info depth 0 score 0".to_string(),
+    }
+}
+
+/// `go perft N`: the count below each root move, then the total; nothing
+/// but a note if `stop` came first.
+pub fn perft(
+    pos: &Position,
+    depth: u32,
+    threads: usize,
+    dialect: Dialect,
+    out: &Writer,
+    control: &Control,
+) {
     if depth == 0 {
         out.line("");
         out.line("Nodes searched: 1");
         return;
     }
-    let lines = divide(pos, depth, threads);
+    let Some(lines) = divide_until(pos, depth, threads, control.stop_flag()) else {
+        out.info_string(&format!("perft {depth} stopped"));
+        return;
+    };
     let mut total = 0u64;
     for (m, n) in &lines {
         let shown = match dialect {

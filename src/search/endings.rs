@@ -62,7 +62,7 @@ impl Searcher<'_> {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::board::{parse_move, Color, Notation};
+    use crate::board::{parse_move, Notation};
     use crate::search::ordering::History;
     use crate::search::search::Shared;
     use crate::search::time::TimeManager;
@@ -90,7 +90,7 @@ mod tests {
             ablation: crate::search::Ablation::None,
         };
         let mut hist = History::new();
-        let tm = TimeManager::new(&Limits::default(), Color::Cho, 0);
+        let tm = TimeManager::new(&Limits::default(), 0);
         let s = Searcher::new(0, pos, &shared, &mut hist, Vec::new(), tm);
         s.rule_end(moves.len())
     }

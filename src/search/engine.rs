@@ -3,6 +3,7 @@
 
 use super::eval;
 use super::ordering::{History, MAX_PLY};
+use super::root::RootSet;
 use super::score::{to_score, INF};
 use super::search::{Searcher, Shared};
 use super::skill::Skill;
@@ -10,7 +11,7 @@ use super::thread::{initial_root_moves, root_info, IterationOptions};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Report, Score, SearchResult, Settings};
-use crate::board::{legal_moves, Move, MoveList, Position};
+use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub struct Engine {
@@ -20,8 +21,20 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// An engine with the settings' table size, or a smaller table if that
+    /// cannot be allocated (see `try_new` for the strict form).
     pub fn new(settings: Settings) -> Engine {
         let tt = TranspositionTable::new(settings.hash_mb);
+        Engine::with_table(settings, tt)
+    }
+
+    /// An engine whose table has exactly the settings' size, or an error.
+    pub fn try_new(settings: Settings) -> Result<Engine, String> {
+        let tt = TranspositionTable::try_new(settings.hash_mb)?;
+        Ok(Engine::with_table(settings, tt))
+    }
+
+    fn with_table(settings: Settings, tt: TranspositionTable) -> Engine {
         let histories = (0..settings.threads.max(1))
             .map(|_| History::new())
             .collect();
@@ -36,10 +49,17 @@ impl Engine {
         &self.settings
     }
 
-    /// Applies changed settings (resizes the table, changes the thread count).
-    pub fn apply(&mut self, settings: Settings) {
+    /// Applies changed settings (resizes the table, changes the thread
+    /// count). If the new table cannot be allocated, a smaller one is in
+    /// use, `settings()` says which, and the error says so too.
+    pub fn apply(&mut self, mut settings: Settings) -> Result<(), String> {
+        let mut result = Ok(());
         if settings.hash_mb != self.settings.hash_mb {
-            self.tt = TranspositionTable::new(settings.hash_mb);
+            log::debug!("hash: resizing to {} MB", settings.hash_mb);
+            result = self.tt.resize(settings.hash_mb);
+            if result.is_err() {
+                settings.hash_mb = self.tt.size_mb().max(1);
+            }
         }
         let threads = settings.threads.max(1);
         self.histories.truncate(threads);
@@ -47,6 +67,7 @@ impl Engine {
             self.histories.push(History::new());
         }
         self.settings = settings;
+        result
     }
 
     /// Clears the transposition table and histories (`ucinewgame`, `Clear Hash`).
@@ -63,7 +84,8 @@ impl Engine {
     }
 
     /// Searches `pos` (with its game history) within `limits`; returns when
-    /// done or when `control` says stop. Reports `info` data through `report`.
+    /// done or when `control` says stop. Reports `info` data through
+    /// `report`. The root moves are `RootSet::new`'s.
     pub fn search(
         &mut self,
         pos: &Position,
@@ -71,9 +93,25 @@ impl Engine {
         control: &Control,
         report: &mut dyn FnMut(Report),
     ) -> SearchResult {
-        let mut legal = MoveList::new();
-        legal_moves(pos, &mut legal);
-        if legal.is_empty() {
+        let set = RootSet::new(pos, limits);
+        if let RootSet::Moves { note: Some(n), .. } = &set {
+            report(Report::Text(n.clone()));
+        }
+        self.search_root(pos, set.moves(), limits, control, report)
+    }
+
+    /// Searches only `root` (a caller that already holds the `RootSet`
+    /// passes its moves): the answer is always one of them, and `None`
+    /// when there are none.
+    pub fn search_root(
+        &mut self,
+        pos: &Position,
+        root: &[Move],
+        limits: &Limits,
+        control: &Control,
+        report: &mut dyn FnMut(Report),
+    ) -> SearchResult {
+        if root.is_empty() {
             return SearchResult {
                 best: None,
                 ponder: None,
@@ -81,18 +119,6 @@ impl Engine {
                 nodes: 0,
                 depth: 0,
             };
-        }
-        let mut root: Vec<Move> = legal
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
-            .filter(|m| !limits.banmoves.contains(m))
-            .collect();
-        if root.is_empty() {
-            report(Report::Text(
-                "searchmoves/banmoves leave no legal move; searching all".into(),
-            ));
-            root = legal.as_slice().to_vec();
         }
 
         let skill = Skill::from_settings(&self.settings);
@@ -102,9 +128,15 @@ impl Engine {
         if let Some(d) = skill.max_depth() {
             max_depth = max_depth.min(d);
         }
-        let tm = TimeManager::new(limits, pos.side_to_move(), self.settings.move_overhead_ms);
+        let tm = TimeManager::new(limits, self.settings.move_overhead_ms);
         self.tt.new_search();
         let threads = self.histories.len();
+        log::debug!(
+            "search: {} root moves, {threads} threads, soft {:?} ms, hard {:?} ms",
+            root.len(),
+            tm.soft,
+            tm.hard
+        );
         let shared = Shared {
             tt: &self.tt,
             abort: AtomicBool::new(false),
@@ -118,7 +150,7 @@ impl Engine {
             max_depth,
             mate: limits.mate,
         };
-        let root_moves = initial_root_moves(&root);
+        let root_moves = initial_root_moves(root);
         let (main_hist, helper_hists) = self.histories.split_first_mut().expect("one thread");
 
         let clock = tm.clone();
@@ -153,6 +185,10 @@ impl Engine {
             (std::mem::take(&mut main.root_moves), completed, helpers)
         });
         let nodes = shared.total_nodes();
+        log::debug!(
+            "search: {threads} threads stopped after {} ms, depth {completed}, {nodes} nodes",
+            clock.elapsed_ms()
+        );
 
         // Lazy SMP pays off here: a helper that finished a deeper iteration
         // than the main thread knows more, so its move is played. (Not with

@@ -26,15 +26,17 @@ pub mod tt;
 pub mod tuned;
 
 pub use engine::Engine;
+pub use root::RootSet;
 pub use score::Score;
 
 /// Everything `go` can say. Times are in milliseconds.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    pub wtime: Option<u64>,
-    pub btime: Option<u64>,
-    pub winc: Option<u64>,
-    pub binc: Option<u64>,
+    /// The side to move's clock and increment. The protocol decides once
+    /// which of the GUI's clocks is ours (UCI's `wtime`/`btime` by the side
+    /// to move, UCCI's `time` as given); nothing below asks again.
+    pub time: Option<u64>,
+    pub inc: Option<u64>,
     pub movestogo: Option<u32>,
     /// Korean byoyomi: fixed time per move once the main time is spent.
     pub byoyomi: Option<u64>,
@@ -64,6 +66,11 @@ impl Control {
     }
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+    /// The stop flag itself, for work outside the search (perft) that
+    /// must stop on the same `stop`.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
     }
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
@@ -180,6 +187,29 @@ impl Ablation {
             .iter()
             .position(|n| n.eq_ignore_ascii_case(name))?;
         Some(Self::ALL[i])
+    }
+}
+
+/// Largest hash table a GUI or the command line may ask for, in MB.
+pub const MAX_HASH_MB: usize = 65536;
+/// Most search threads (and perft threads) anyone may ask for.
+pub const MAX_THREADS: usize = 256;
+
+/// A thread count from the command line, checked against `MAX_THREADS`.
+pub fn check_threads(n: usize) -> Result<usize, String> {
+    if (1..=MAX_THREADS).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("threads must be 1..{MAX_THREADS}, got {n}"))
+    }
+}
+
+/// A hash size from the command line, checked against `MAX_HASH_MB`.
+pub fn check_hash_mb(mb: usize) -> Result<usize, String> {
+    if (1..=MAX_HASH_MB).contains(&mb) {
+        Ok(mb)
+    } else {
+        Err(format!("hash must be 1..{MAX_HASH_MB} MB, got {mb}"))
     }
 }
 

@@ -1,11 +1,79 @@
-//! The root of the search: every root move (or those `searchmoves` and
-//! `banmoves` leave) is searched and keeps its score and line, which the
-//! iterative deepening loop sorts and reports.
+//! The root of the search: which moves may be answered (decided here once,
+//! for every caller), and the search of each of them, which keeps its score
+//! and line for the iterative deepening loop to sort and report.
 
 use super::ordering::{capture_victim, moving_piece};
 use super::score::INF;
 use super::search::{Searcher, LMR};
-use super::{Ablation, Report};
+use super::{Ablation, Limits, Report};
+use crate::board::{legal_moves, Move, MoveList, Position};
+
+/// The moves the search may answer, and why the set is what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootSet {
+    /// No legal move (checkmate, or the game ended by two passes or an
+    /// accepted bikjang).
+    NoLegalMove,
+    /// UCCI `banmoves` forbade every legal move.
+    AllBanned,
+    /// At least one move; `note` says when `searchmoves` had to be ignored.
+    Moves {
+        moves: Vec<Move>,
+        note: Option<String>,
+    },
+}
+
+impl RootSet {
+    /// Legal moves (the rule set's history bans included), less `banmoves`,
+    /// narrowed to `searchmoves` unless that leaves nothing. A ban is a
+    /// rule the GUI sets, so it always holds; `searchmoves` is a wish.
+    pub fn new(pos: &Position, limits: &Limits) -> RootSet {
+        let mut legal = MoveList::new();
+        legal_moves(pos, &mut legal);
+        if legal.is_empty() {
+            return RootSet::NoLegalMove;
+        }
+        let allowed: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| !limits.banmoves.contains(m))
+            .collect();
+        if allowed.is_empty() {
+            return RootSet::AllBanned;
+        }
+        if limits.searchmoves.is_empty() {
+            return RootSet::Moves {
+                moves: allowed,
+                note: None,
+            };
+        }
+        let narrowed: Vec<Move> = allowed
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if narrowed.is_empty() {
+            RootSet::Moves {
+                moves: allowed,
+                note: Some(
+                    "searchmoves leaves no allowed move; searching all allowed moves".into(),
+                ),
+            }
+        } else {
+            RootSet::Moves {
+                moves: narrowed,
+                note: None,
+            }
+        }
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        match self {
+            RootSet::Moves { moves, .. } => moves,
+            _ => &[],
+        }
+    }
+}
 
 impl Searcher<'_> {
     /// The root: searches `root_moves[pv_idx..]`, records each one's score

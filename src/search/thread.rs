@@ -8,7 +8,6 @@ use super::search::{RootMove, Searcher};
 use super::tt::TranspositionTable;
 use super::{Bound, Info, Limits, Report};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// The `info` line for one root move, or nothing if it has no score yet.
 pub fn root_info(
@@ -158,14 +157,9 @@ impl Searcher<'_> {
             depth += 1;
         }
         self.publish_nodes();
+        // Holding `bestmove` until `stop` or `ponderhit` is the protocol's
+        // business (it alone knows the GUI is waiting); the search is done.
         if main {
-            // `go infinite` and an unanswered ponder search wait for the GUI.
-            while (limits.infinite || self.pondering)
-                && !self.shared.control.stopped()
-                && !(self.pondering && self.shared.control.pondering_hit())
-            {
-                std::thread::sleep(Duration::from_millis(1));
-            }
             self.shared.abort.store(true, Ordering::SeqCst);
         }
         completed

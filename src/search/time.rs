@@ -5,7 +5,6 @@
 //! search sets at `ponderhit` (the opponent's clock ran until then).
 
 use super::Limits;
-use crate::board::Color;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
@@ -19,9 +18,9 @@ pub struct TimeManager {
 const DEFAULT_MOVES_TO_GO: u64 = 32;
 
 impl TimeManager {
-    pub fn new(limits: &Limits, us: Color, overhead: u64) -> TimeManager {
+    pub fn new(limits: &Limits, overhead: u64) -> TimeManager {
         let start = Instant::now();
-        let (soft, hard) = budget(limits, us, overhead);
+        let (soft, hard) = budget(limits, overhead);
         TimeManager { start, soft, hard }
     }
 
@@ -37,16 +36,13 @@ impl TimeManager {
 }
 
 /// (soft, hard) in milliseconds, or `None` when the clock does not limit.
-pub fn budget(limits: &Limits, us: Color, overhead: u64) -> (Option<u64>, Option<u64>) {
+pub fn budget(limits: &Limits, overhead: u64) -> (Option<u64>, Option<u64>) {
     if let Some(mt) = limits.movetime {
         // A fixed time per move is meant to be used up: no soft limit.
         let t = mt.saturating_sub(overhead).max(1);
         return (None, Some(t));
     }
-    let (time, inc) = match us {
-        Color::Cho => (limits.wtime, limits.winc),
-        Color::Han => (limits.btime, limits.binc),
-    };
+    let (time, inc) = (limits.time, limits.inc);
     let byo = limits.byoyomi.unwrap_or(0);
     let Some(time) = time else {
         if byo > 0 {
@@ -93,11 +89,11 @@ mod tests {
         for time in [1u64, 5, 50, 500, 5000, 60000] {
             for inc in [0u64, 50, 1000] {
                 let l = Limits {
-                    wtime: Some(time),
-                    winc: Some(inc),
+                    time: Some(time),
+                    inc: Some(inc),
                     ..Limits::default()
                 };
-                let (s, h) = budget(&l, Color::Cho, 10);
+                let (s, h) = budget(&l, 10);
                 let (s, h) = (s.unwrap(), h.unwrap());
                 assert!(s <= h);
                 assert!(h <= time.saturating_sub(10).max(1), "{time} {inc} -> {h}");
@@ -110,11 +106,11 @@ mod tests {
         // The clock that lost a game at 1s+0.1s: 114 ms left.
         for time in [60u64, 114, 200, 400] {
             let l = Limits {
-                wtime: Some(time),
-                winc: Some(100),
+                time: Some(time),
+                inc: Some(100),
                 ..Limits::default()
             };
-            let (_, h) = budget(&l, Color::Cho, 10);
+            let (_, h) = budget(&l, 10);
             assert!(h.unwrap() <= (time - 10) * 3 / 4, "{time} -> {h:?}");
         }
     }
@@ -122,18 +118,18 @@ mod tests {
     #[test]
     fn byoyomi_uses_the_period() {
         let l = Limits {
-            wtime: Some(0),
+            time: Some(0),
             byoyomi: Some(3000),
             ..Limits::default()
         };
-        let (_, h) = budget(&l, Color::Cho, 50);
+        let (_, h) = budget(&l, 50);
         assert_eq!(h, Some(2950));
         let l = Limits {
-            btime: Some(1000),
+            time: Some(1000),
             byoyomi: Some(1000),
             ..Limits::default()
         };
-        let (s, h) = budget(&l, Color::Han, 50);
+        let (s, h) = budget(&l, 50);
         assert!(s.unwrap() >= 850 && h.unwrap() <= 1900);
     }
 
@@ -143,6 +139,6 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(budget(&l, Color::Han, 30), (None, Some(970)));
+        assert_eq!(budget(&l, 30), (None, Some(970)));
     }
 }

@@ -66,21 +66,75 @@ fn unpack(data: u64) -> (TtHit, u8) {
     (hit, (data >> 58) as u8)
 }
 
+/// The clusters of an `mb` megabyte table, zeroed, or an error if the
+/// allocator refuses (a failed allocation must not abort the engine).
+fn allocate(mb: usize) -> Result<Vec<Cluster>, String> {
+    let bytes = mb
+        .max(1)
+        .checked_mul(1024 * 1024)
+        .ok_or_else(|| format!("a hash table of {mb} MB is too large"))?;
+    let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+    let mut clusters = Vec::new();
+    clusters
+        .try_reserve_exact(n)
+        .map_err(|_| format!("cannot allocate a hash table of {mb} MB"))?;
+    clusters.resize_with(n, Cluster::default);
+    Ok(clusters)
+}
+
 pub struct TranspositionTable {
     clusters: Vec<Cluster>,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
+    /// A table of `mb` megabytes, or the largest power-of-two fraction of
+    /// it that can be allocated (at least one cluster): never aborts.
     pub fn new(mb: usize) -> TranspositionTable {
-        let bytes = mb.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(n);
-        clusters.resize_with(n, Cluster::default);
-        TranspositionTable {
-            clusters,
+        let mut tt = TranspositionTable {
+            clusters: Vec::new(),
             age: AtomicU8::new(0),
+        };
+        let _ = tt.resize(mb);
+        tt
+    }
+
+    /// A table of exactly `mb` megabytes, or an error if it cannot be had.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, String> {
+        Ok(TranspositionTable {
+            clusters: allocate(mb)?,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    /// Replaces the table by one of `mb` megabytes. The old table is freed
+    /// first, so that a change of size needs memory for one table, not two.
+    /// If `mb` cannot be had, the largest of `mb / 2`, `mb / 4`, ... that
+    /// can is kept, and the error says which.
+    pub fn resize(&mut self, mb: usize) -> Result<(), String> {
+        self.clusters = Vec::new();
+        let first = match allocate(mb) {
+            Ok(c) => {
+                self.clusters = c;
+                return Ok(());
+            }
+            Err(e) => e,
+        };
+        let mut smaller = mb / 2;
+        while smaller >= 1 {
+            if let Ok(c) = allocate(smaller) {
+                self.clusters = c;
+                return Err(format!("{first}; using {smaller} MB"));
+            }
+            smaller /= 2;
         }
+        self.clusters = vec![Cluster::default()];
+        Err(format!("{first}; using a table of one entry cluster"))
+    }
+
+    /// The size in megabytes (rounded down).
+    pub fn size_mb(&self) -> usize {
+        self.clusters.len() * std::mem::size_of::<Cluster>() / (1024 * 1024)
     }
 
     pub fn clear(&mut self) {

@@ -16,7 +16,10 @@ use std::io::{BufRead, Write};
 /// Sets up the position a batch line describes.
 pub fn parse_line(line: &str) -> Result<Position, String> {
     let mut tokens = line.split_whitespace();
-    let rules: RuleSet = tokens.next().ok_or("empty line")?.parse()?;
+    let rules: RuleSet = tokens
+        .next()
+        .ok_or("empty line (expected '<rule set> <fen|startpos> [moves ...]')")?
+        .parse()?;
     let rest: Vec<&str> = tokens.collect();
     let split = rest
         .iter()
@@ -37,7 +40,7 @@ pub fn parse_line(line: &str) -> Result<Position, String> {
 
 pub fn answer(line: &str) -> String {
     match parse_line(line) {
-        Err(e) => format!("error {e}"),
+        Err(e) => format!("error {}", crate::text::escape(&e)),
         Ok(pos) => {
             let mut list = MoveList::new();
             legal_moves(&pos, &mut list);
@@ -70,11 +73,9 @@ pub fn run() -> std::io::Result<()> {
             break;
         }
         let line = String::from_utf8_lossy(&buf);
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        writeln!(out, "{}", answer(line))?;
+        // One answer per input line, a blank one included, so that a script
+        // can pair questions and answers by line number.
+        writeln!(out, "{}", answer(line.trim()))?;
         out.flush()?;
     }
     Ok(())

@@ -4,7 +4,7 @@
 //! are cleared before each position and nothing depends on the clock).
 
 use crate::board::{Position, RuleSet};
-use crate::search::{Control, Engine, Limits, Settings};
+use crate::search::{check_hash_mb, check_threads, Control, Engine, Limits, Settings};
 use std::time::Instant;
 
 pub const POSITIONS: &str = include_str!("bench_positions.txt");
@@ -43,7 +43,9 @@ pub fn run_with(
         hash_mb,
         ..Settings::default()
     };
-    let mut engine = Engine::new(settings);
+    // A table that cannot be had is an error here, not a smaller table:
+    // the node count would differ from the one asked for.
+    let mut engine = Engine::try_new(settings)?;
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -76,12 +78,8 @@ pub fn run_with(
 }
 
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
-    if threads == 0 || threads > 256 {
-        return Err(format!("threads must be 1..256, got {threads}"));
-    }
-    if hash_mb == 0 || hash_mb > 65536 {
-        return Err(format!("hash must be 1..65536 MB, got {hash_mb}"));
-    }
+    check_threads(threads)?;
+    check_hash_mb(hash_mb)?;
     if depth == 0 || depth > 64 {
         return Err(format!("depth must be 1..64, got {depth}"));
     }

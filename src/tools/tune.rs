@@ -38,9 +38,19 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
                 continue;
             }
             game += 1;
+            // A result is a score in [0, 1]; NaN or inf would poison every
+            // sum and still write a "tuned" table.
             let result: f64 = parts[1]
                 .parse()
-                .map_err(|_| format!("{path}:{}: bad result", ln + 1))?;
+                .ok()
+                .filter(|r: &f64| r.is_finite() && (0.0..=1.0).contains(r))
+                .ok_or_else(|| {
+                    format!(
+                        "{path}:{}: bad result '{}' (expected a number from 0 to 1)",
+                        ln + 1,
+                        crate::text::clip(parts[1])
+                    )
+                })?;
             let mut pos = Position::from_fen(parts[0], RuleSet::Janggi)
                 .map_err(|e| format!("{path}:{}: {e}", ln + 1))?;
             for (ply, s) in parts[2].split_whitespace().enumerate() {

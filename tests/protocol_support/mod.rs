@@ -20,7 +20,22 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_janggun"))
+        Engine::start_cmd(Command::new(env!("CARGO_BIN_EXE_janggun")))
+    }
+
+    /// Starts the engine through `sh -c` with a virtual memory limit (KB),
+    /// to see what it does when allocations fail.
+    pub fn start_limited(kb: u64) -> Engine {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!(
+            "ulimit -v {kb} && exec '{}'",
+            env!("CARGO_BIN_EXE_janggun")
+        ));
+        Engine::start_cmd(cmd)
+    }
+
+    pub fn start_cmd(mut cmd: Command) -> Engine {
+        let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
