@@ -10,6 +10,7 @@ pub mod notation;
 pub mod position;
 pub mod repetition;
 pub mod rules;
+pub mod san;
 pub mod square;
 
 pub use bitboard::Bitboard;
@@ -19,4 +20,5 @@ pub use moves::{Move, MoveList};
 pub use notation::{move_to_string, parse_move, Notation, Setup};
 pub use position::Position;
 pub use rules::{game_end, immediate_end, optional_end, EndReason, GameEnd, Outcome, RuleSet};
+pub use san::{from_san, line_to_san, to_san};
 pub use square::{Color, Piece, PieceKind, Square};

@@ -1,9 +1,8 @@
-//! Command-line tools built on the engine: perft, the rules batch interface,
-//! the engine-vs-engine match runner.
+//! Command-line tools built on the engine: perft, bench, the rules batch
+//! interface, self-play and tuning. (The match runner is `crate::arena`.)
 
 pub mod batch;
 pub mod bench;
-pub mod r#match;
 pub mod perft;
 pub mod selfplay;
 pub mod tune;

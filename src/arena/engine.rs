@@ -59,7 +59,7 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
-pub struct Engine {
+pub struct EngineProcess {
     pub name: String,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -95,10 +95,14 @@ fn parse_info(line: &str, eval: &mut Eval) {
     }
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, does the UCI handshake, sets its options and the
     /// rule set, and waits until it is ready.
-    pub fn start(spec: &EngineSpec, rules: RuleSet, stop: &AtomicBool) -> Result<Engine, String> {
+    pub fn start(
+        spec: &EngineSpec,
+        rules: RuleSet,
+        stop: &AtomicBool,
+    ) -> Result<EngineProcess, String> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -133,7 +137,7 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine {
+        let mut e = EngineProcess {
             name: spec.name.clone(),
             child,
             stdin,
@@ -269,7 +273,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit");

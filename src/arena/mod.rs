@@ -4,6 +4,7 @@
 //! and JSON, and resumes an interrupted match from them.
 
 pub mod cli;
+pub mod end;
 pub mod engine;
 pub mod game;
 pub mod json;
@@ -12,11 +13,11 @@ pub mod output;
 pub mod pgn;
 pub mod record;
 pub mod resume;
-pub mod san;
 pub mod stats;
 
-use cli::Config;
-use engine::Engine;
+pub use cli::{EngineSpec, MatchConfig};
+pub use end::EndKind;
+pub use engine::EngineProcess;
 use openings::Opening;
 use record::{Record, Schedule};
 use std::collections::{BTreeMap, HashMap};
@@ -57,8 +58,8 @@ enum Msg {
     Fatal(String),
 }
 
-/// What a run ended with (for tests and callers).
-pub struct Outcome {
+/// The games a run finished, and whether it was interrupted.
+pub struct MatchSummary {
     pub records: BTreeMap<usize, Record>,
     pub interrupted: bool,
 }
@@ -81,7 +82,7 @@ fn today() -> String {
 }
 
 fn worker(
-    cfg: &Config,
+    cfg: &MatchConfig,
     book: &[Opening],
     sched: &Schedule,
     pending: &[usize],
@@ -89,7 +90,7 @@ fn worker(
     stop: &AtomicBool,
     tx: Sender<Msg>,
 ) {
-    let mut engines: HashMap<usize, Engine> = HashMap::new();
+    let mut engines: HashMap<usize, EngineProcess> = HashMap::new();
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -101,7 +102,7 @@ fn worker(
         let slot = sched.slot(index);
         for e in [slot.cho, slot.han] {
             if let std::collections::hash_map::Entry::Vacant(v) = engines.entry(e) {
-                match Engine::start(&cfg.engines[e], cfg.rules, stop) {
+                match EngineProcess::start(&cfg.engines[e], cfg.rules, stop) {
                     Ok(eng) => {
                         v.insert(eng);
                     }
@@ -144,7 +145,7 @@ fn worker(
     }
 }
 
-fn sprt_report(cfg: &Config, t: &record::Totals) -> Option<output::SprtReport> {
+fn sprt_report(cfg: &MatchConfig, t: &record::Totals) -> Option<output::SprtReport> {
     let s = cfg.sprt?;
     let llr = stats::llr_normalized(s.elo0, s.elo1, &t.engines[0].penta);
     let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
@@ -164,7 +165,7 @@ fn sprt_report(cfg: &Config, t: &record::Totals) -> Option<output::SprtReport> {
 }
 
 fn write_json(
-    cfg: &Config,
+    cfg: &MatchConfig,
     records: &BTreeMap<usize, Record>,
     planned: usize,
     interrupted: bool,
@@ -202,7 +203,7 @@ fn cpu_report() -> Option<String> {
 }
 
 /// Runs the match described by `cfg`.
-pub fn run(cfg: &Config) -> Result<Outcome, String> {
+pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
     INTERRUPTED.store(false, Ordering::SeqCst);
     let book = match &cfg.openings {
@@ -334,7 +335,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     if let Some(e) = fatal {
         return Err(e);
     }
-    Ok(Outcome {
+    Ok(MatchSummary {
         records,
         interrupted,
     })

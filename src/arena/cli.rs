@@ -47,7 +47,7 @@ pub struct ResignAdj {
 }
 
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     pub rules: RuleSet,
     /// Games per pairing of engines (always even: pairs with colours reversed).
@@ -77,9 +77,9 @@ pub struct Config {
     pub max_plies: usize,
 }
 
-impl Default for Config {
-    fn default() -> Config {
-        Config {
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig {
             engines: Vec::new(),
             rules: RuleSet::Janggi,
             games: 32,
@@ -192,8 +192,8 @@ fn parse_fields<const N: usize>(
     Ok(out)
 }
 
-pub fn parse(args: &[String]) -> Result<Config, String> {
-    let mut c = Config::default();
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let mut c = MatchConfig::default();
     let mut games_set = false;
     let mut i = 0;
     while i < args.len() {
@@ -288,7 +288,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     Ok(c)
 }
 
-fn validate(c: &mut Config, games_set: bool) -> Result<(), String> {
+fn validate(c: &mut MatchConfig, games_set: bool) -> Result<(), String> {
     if c.engines.len() < 2 {
         return Err(format!("need at least two --engine\n{USAGE}"));
     }

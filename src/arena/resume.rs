@@ -1,8 +1,8 @@
 //! `--resume`: takes the finished games of an interrupted match back from
 //! its PGN (or, without one, its JSON), checked against the schedule.
 
-use super::cli::Config;
-use super::game::EndKind;
+use super::cli::MatchConfig;
+use super::end::EndKind;
 use super::json;
 use super::pgn;
 use super::record::{Record, Schedule};
@@ -27,7 +27,7 @@ struct Loaded<'a> {
 }
 
 fn check(
-    cfg: &Config,
+    cfg: &MatchConfig,
     sched: &Schedule,
     g: &Loaded,
 ) -> Result<(usize, super::record::Slot, Outcome, EndKind), String> {
@@ -46,7 +46,7 @@ fn check(
     Ok((g.number - 1, slot, outcome_of(g.result)?, kind))
 }
 
-pub fn load(cfg: &Config, sched: &Schedule) -> Result<BTreeMap<usize, Record>, String> {
+pub fn load(cfg: &MatchConfig, sched: &Schedule) -> Result<BTreeMap<usize, Record>, String> {
     let mut out = BTreeMap::new();
     if let Some(path) = &cfg.pgn {
         let Ok(text) = std::fs::read_to_string(path) else {

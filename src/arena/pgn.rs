@@ -3,8 +3,7 @@
 //! control, and the moves in Fairy-Stockfish's SAN. The reader takes any
 //! such file back (for openings and for `--resume`).
 
-use super::san;
-use crate::board::{Move, Position, RuleSet};
+use crate::board::{san, Move, Position, RuleSet};
 use std::fmt::Write as _;
 
 #[derive(Clone, Debug, Default)]
