@@ -252,9 +252,12 @@ impl EngineProcess {
             .and_then(|_| self.send(go))
             .map_err(Fault::Crash)?;
         let start = Instant::now();
+        // Adding to an Instant panics on overflow; a year is "no deadline".
+        let year = Duration::from_secs(365 * 86_400);
+        let deadline = start + limit.min(year);
         let mut eval = Eval::default();
         let mut best = None;
-        self.read_until(start + limit, stop, |l| {
+        self.read_until(deadline, stop, |l| {
             if let Some(rest) = l.strip_prefix("info ") {
                 parse_info(rest, &mut eval);
                 false

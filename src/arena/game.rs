@@ -61,14 +61,16 @@ fn go_line(cfg: &MatchConfig, time: &[u64; 2]) -> String {
     go
 }
 
-/// The longest the side to move may think, margin included.
+/// The longest the side to move may think, margin included. The command
+/// line bounds every term, so saturation never bites in practice; it only
+/// keeps a wrapped sum from turning a long limit into a short one.
 fn time_limit(cfg: &MatchConfig, left: u64) -> Duration {
     let ms = match (cfg.clock, cfg.movetime_ms) {
-        (Some(c), _) => left + c.byoyomi_ms,
+        (Some(c), _) => left.saturating_add(c.byoyomi_ms),
         (None, Some(mt)) => mt,
         (None, None) => cfg.timeout_ms,
     };
-    Duration::from_millis(ms + cfg.timemargin_ms)
+    Duration::from_millis(ms.saturating_add(cfg.timemargin_ms))
 }
 
 fn fault(side: Color, kind: EndKind, detail: String, moves: Vec<Move>) -> Played {
@@ -177,7 +179,7 @@ pub fn play(
             let used = answer.elapsed.as_millis() as u64;
             let left = &mut time[side.index()];
             // Within the margin an overrun only empties the clock.
-            *left = left.saturating_sub(used) + c.inc_ms;
+            *left = left.saturating_sub(used).saturating_add(c.inc_ms);
         }
         let text = answer.bestmove.as_str();
         if text.is_empty() || text == "(none)" {

@@ -13,6 +13,7 @@ pub mod output;
 pub mod pgn;
 pub mod record;
 pub mod resume;
+pub mod resume_pgn;
 pub mod stats;
 
 pub use cli::{EngineSpec, MatchConfig};
@@ -21,7 +22,9 @@ pub use engine::EngineProcess;
 use openings::Opening;
 use record::{Record, Schedule};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{IsTerminal, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::Once;
@@ -202,6 +205,27 @@ fn cpu_report() -> Option<String> {
     Some(format!("cpu: runner {own:.2} s, engines {children:.2} s"))
 }
 
+/// Opens the PGN afresh or, resuming, cut back to the end of its whole
+/// games (`keep` bytes), so that the next game starts on a clean line.
+fn open_pgn(path: &Path, keep: Option<u64>) -> Result<File, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let Some(keep) = keep else {
+        return File::create(path).map_err(err);
+    };
+    let mut f = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(err)?;
+    f.set_len(keep).map_err(err)?;
+    f.seek(SeekFrom::End(0)).map_err(err)?;
+    if keep > 0 {
+        f.write_all(b"\n\n").map_err(err)?;
+    }
+    Ok(f)
+}
+
 /// Runs the match described by `cfg`.
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
@@ -212,23 +236,22 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     };
     let sched = Schedule::new(cfg);
     let total = sched.total();
-    let mut records = if cfg.resume {
-        resume::load(cfg, &sched)?
+    let resumed = if cfg.resume {
+        resume::load(cfg, &sched, &book)?
     } else {
-        BTreeMap::new()
+        resume::Resumed::default()
     };
+    if let (Some(line), Some(p), false) = (resumed.dropped_at, &cfg.pgn, cfg.quiet) {
+        println!(
+            "resume: {}: the game cut short at line {line} is dropped and will be played again",
+            p.display()
+        );
+    }
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .append(cfg.resume)
-                .truncate(!cfg.resume)
-                .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))?),
         None => None,
     };
+    let mut records = resumed.records;
     let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
     let progress = !cfg.quiet && std::io::stderr().is_terminal();
     let date = today();
