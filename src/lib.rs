@@ -1,5 +1,6 @@
 //! Janggun: a Janggi (Korean chess) engine.
 
+pub mod arena;
 pub mod board;
 pub mod protocol;
 pub mod search;

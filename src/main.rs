@@ -171,7 +171,7 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
-        Some(Command::Match { args }) => tools::r#match::main(&args),
+        Some(Command::Match { args }) => janggun::arena::main(&args),
         None => {
             janggun::protocol::run();
             Ok(())

@@ -6,7 +6,8 @@
 
 mod match_common;
 
-use janggun::tools::r#match::game::EndKind;
+use janggun::arena::EndKind;
+use janggun::board::EndReason;
 use match_common::*;
 
 const RULES: [&str; 6] = [
@@ -62,7 +63,7 @@ fn checkmate_in_every_rule_set() {
             "4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1",
             &["b1b10"],
             "1-0",
-            EndKind::Checkmate,
+            EndKind::Rules(EndReason::Checkmate),
         );
     }
 }
@@ -84,7 +85,7 @@ fn double_pass_is_counted_or_drawn() {
             START,
             &["e2e2", "e9e9"],
             result,
-            EndKind::DoublePass,
+            EndKind::Rules(EndReason::DoublePass),
         );
     }
 }
@@ -95,14 +96,22 @@ fn bikjang_where_the_rule_is_in_force() {
     // a plain pass (then a second one) without it.
     let fen = "4k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
     for (rules, result, kind) in [
-        ("janggi", "1-0", EndKind::Bikjang),
-        ("janggitraditional", "1/2-1/2", EndKind::Bikjang),
-        ("janggimodern", "1-0", EndKind::DoublePass),
-        ("janggicasual", "1/2-1/2", EndKind::DoublePass),
+        ("janggi", "1-0", EndKind::Rules(EndReason::Bikjang)),
+        (
+            "janggitraditional",
+            "1/2-1/2",
+            EndKind::Rules(EndReason::Bikjang),
+        ),
+        ("janggimodern", "1-0", EndKind::Rules(EndReason::DoublePass)),
+        (
+            "janggicasual",
+            "1/2-1/2",
+            EndKind::Rules(EndReason::DoublePass),
+        ),
         // Both sides under 30 points: the KJA rule applies.
-        ("kja", "1-0", EndKind::Bikjang),
+        ("kja", "1-0", EndKind::Rules(EndReason::Bikjang)),
         // Fewer than 32 pieces: the KOJF rule applies.
-        ("kojf", "1-0", EndKind::Bikjang),
+        ("kojf", "1-0", EndKind::Rules(EndReason::Bikjang)),
     ] {
         check("bikjang", rules, fen, &["e1e1", "e10e10"], result, kind);
     }
@@ -119,7 +128,7 @@ fn bikjang_rule_not_yet_in_force_under_kja_and_kojf() {
         fen,
         &["e2e2", "e9e9"],
         "0-1",
-        EndKind::DoublePass,
+        EndKind::Rules(EndReason::DoublePass),
     );
     check(
         "early-bikjang",
@@ -127,7 +136,7 @@ fn bikjang_rule_not_yet_in_force_under_kja_and_kojf() {
         fen,
         &["e2e2", "e9e9"],
         "0-1",
-        EndKind::DoublePass,
+        EndKind::Rules(EndReason::DoublePass),
     );
     check(
         "early-bikjang",
@@ -135,7 +144,7 @@ fn bikjang_rule_not_yet_in_force_under_kja_and_kojf() {
         fen,
         &["e2e2", "e9e9"],
         "0-1",
-        EndKind::Bikjang,
+        EndKind::Rules(EndReason::Bikjang),
     );
 }
 
@@ -153,14 +162,22 @@ fn repetition_in_every_rule_set() {
     let moves = horse_cycle(3);
     for (rules, result, kind) in [
         // Third occurrence at ply 16: counted (Han 73.5 to 72) or drawn.
-        ("janggi", "0-1", EndKind::Repetition),
-        ("janggitraditional", "1/2-1/2", EndKind::Repetition),
-        ("janggicasual", "1/2-1/2", EndKind::Repetition),
+        ("janggi", "0-1", EndKind::Rules(EndReason::Repetition)),
+        (
+            "janggitraditional",
+            "1/2-1/2",
+            EndKind::Rules(EndReason::Repetition),
+        ),
+        (
+            "janggicasual",
+            "1/2-1/2",
+            EndKind::Rules(EndReason::Repetition),
+        ),
         // KJA forbids the move that makes the third occurrence (30+ points).
         ("kja", "1-0", EndKind::IllegalMove),
         // Fourth occurrence at ply 24: counted, or lost by its maker (Han).
-        ("janggimodern", "0-1", EndKind::Repetition),
-        ("kojf", "1-0", EndKind::Repetition),
+        ("janggimodern", "0-1", EndKind::Rules(EndReason::Repetition)),
+        ("kojf", "1-0", EndKind::Rules(EndReason::Repetition)),
     ] {
         check("repetition", rules, START, &moves, result, kind);
     }
@@ -177,9 +194,9 @@ fn perpetual_check_loses_in_every_rule_set() {
         // Under janggimodern the chariot's shuttle (its fifth move) ends the
         // game first, with the same loser.
         let kind = if rules == "janggimodern" {
-            EndKind::BackAndForth
+            EndKind::Rules(EndReason::BackAndForth)
         } else {
-            EndKind::PerpetualCheck
+            EndKind::Rules(EndReason::PerpetualCheck)
         };
         check("perpetual", rules, fen, &moves, "0-1", kind);
     }
@@ -203,7 +220,7 @@ fn move_limit_in_every_rule_set() {
             &fen,
             &["a1a2"],
             result,
-            EndKind::MoveLimit,
+            EndKind::Rules(EndReason::MoveLimit),
         );
         // One ply short of it the game goes on (into the end of the script).
         let fen = format!("4k4/9/9/9/9/9/9/9/9/R2K5 w - - {} 60", limit - 2);
@@ -227,7 +244,7 @@ fn back_and_forth_only_under_janggimodern() {
     ];
     for rules in RULES {
         let (result, kind) = if rules == "janggimodern" {
-            ("0-1", EndKind::BackAndForth)
+            ("0-1", EndKind::Rules(EndReason::BackAndForth))
         } else {
             ("1-0", EndKind::IllegalMove)
         };

@@ -5,8 +5,8 @@
 
 mod match_common;
 
-use janggun::tools::r#match::game::EndKind;
-use janggun::tools::r#match::record::totals;
+use janggun::arena::record::totals;
+use janggun::arena::EndKind;
 use match_common::*;
 use std::time::{Duration, Instant};
 

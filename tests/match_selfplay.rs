@@ -9,9 +9,9 @@
 
 mod match_common;
 
+use janggun::arena::{json, pgn};
 use janggun::board::rules::game_end;
 use janggun::board::RuleSet;
-use janggun::tools::r#match::{json, pgn};
 use match_common::*;
 
 fn engine() -> Option<String> {
@@ -178,8 +178,8 @@ fn resume_refuses_a_file_from_another_match() {
             *x = "name=three".into();
         }
     }
-    let cfg = janggun::tools::r#match::cli::parse(&a).unwrap();
-    let err = janggun::tools::r#match::run(&cfg)
+    let cfg = janggun::arena::cli::parse(&a).unwrap();
+    let err = janggun::arena::run(&cfg)
         .err()
         .expect("mismatched resume must fail");
     assert!(err.contains("schedules"), "{err}");

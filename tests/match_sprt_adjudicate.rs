@@ -3,9 +3,9 @@
 
 mod match_common;
 
-use janggun::tools::r#match::game::EndKind;
-use janggun::tools::r#match::record::totals;
-use janggun::tools::r#match::stats::{llr_normalized, sprt_bounds};
+use janggun::arena::record::totals;
+use janggun::arena::stats::{llr_normalized, sprt_bounds};
+use janggun::arena::EndKind;
 use match_common::*;
 
 #[test]

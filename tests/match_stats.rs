@@ -6,7 +6,7 @@
 //! normalized-Elo GSPRT. Published figures have two decimals, so we compare
 //! to within half a unit in the last place (plus a hair for LOS rounding).
 
-use janggun::tools::r#match::stats::{llr_normalized, sprt_bounds, summarize};
+use janggun::arena::stats::{llr_normalized, sprt_bounds, summarize};
 
 struct Published {
     penta: [u64; 5],

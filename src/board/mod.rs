@@ -12,6 +12,7 @@ pub mod position;
 pub mod repetition;
 pub mod rules;
 pub mod ruleset;
+pub mod san;
 pub mod square;
 
 pub use bitboard::Bitboard;
@@ -22,4 +23,5 @@ pub use notation::{move_to_string, parse_move, Notation, Setup};
 pub use position::Position;
 pub use rules::{game_end, immediate_end, optional_end, EndReason, GameEnd, Outcome};
 pub use ruleset::RuleSet;
+pub use san::{from_san, line_to_san, to_san};
 pub use square::{Color, Piece, PieceKind, Square};

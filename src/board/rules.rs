@@ -71,7 +71,7 @@ impl Outcome {
     }
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
 pub enum EndReason {
     Checkmate,
     DoublePass,
@@ -83,6 +83,16 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    pub const ALL: [EndReason; 7] = [
+        EndReason::Checkmate,
+        EndReason::DoublePass,
+        EndReason::Bikjang,
+        EndReason::Repetition,
+        EndReason::PerpetualCheck,
+        EndReason::MoveLimit,
+        EndReason::BackAndForth,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             EndReason::Checkmate => "checkmate",

@@ -1,7 +1,7 @@
 //! Helpers shared by the match runner's integration tests.
 #![allow(dead_code)]
 
-use janggun::tools::r#match::{cli, run, Outcome};
+use janggun::arena::{cli, run, MatchSummary};
 use std::path::PathBuf;
 
 pub fn fault_engine() -> String {
@@ -19,7 +19,7 @@ pub fn args(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
-pub fn run_match(a: &[String]) -> Outcome {
+pub fn run_match(a: &[String]) -> MatchSummary {
     let cfg = cli::parse(a).unwrap_or_else(|e| panic!("bad arguments {a:?}: {e}"));
     run(&cfg).unwrap_or_else(|e| panic!("match failed: {e}"))
 }

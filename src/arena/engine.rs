@@ -59,7 +59,7 @@ pub struct Answer {
     pub elapsed: Duration,
 }
 
-pub struct Engine {
+pub struct EngineProcess {
     pub name: String,
     child: Child,
     stdin: Option<ChildStdin>,
@@ -95,10 +95,14 @@ fn parse_info(line: &str, eval: &mut Eval) {
     }
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine, does the UCI handshake, sets its options and the
     /// rule set, and waits until it is ready.
-    pub fn start(spec: &EngineSpec, rules: RuleSet, stop: &AtomicBool) -> Result<Engine, String> {
+    pub fn start(
+        spec: &EngineSpec,
+        rules: RuleSet,
+        stop: &AtomicBool,
+    ) -> Result<EngineProcess, String> {
         let mut cmd = Command::new(&spec.cmd);
         cmd.args(&spec.args)
             .stdin(Stdio::piped())
@@ -133,7 +137,7 @@ impl Engine {
                 }
             }
         });
-        let mut e = Engine {
+        let mut e = EngineProcess {
             name: spec.name.clone(),
             child,
             stdin,
@@ -248,9 +252,12 @@ impl Engine {
             .and_then(|_| self.send(go))
             .map_err(Fault::Crash)?;
         let start = Instant::now();
+        // Adding to an Instant panics on overflow; a year is "no deadline".
+        let year = Duration::from_secs(365 * 86_400);
+        let deadline = start + limit.min(year);
         let mut eval = Eval::default();
         let mut best = None;
-        self.read_until(start + limit, stop, |l| {
+        self.read_until(deadline, stop, |l| {
             if let Some(rest) = l.strip_prefix("info ") {
                 parse_info(rest, &mut eval);
                 false
@@ -269,7 +276,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = writeln!(stdin, "quit");

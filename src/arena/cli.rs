@@ -47,7 +47,7 @@ pub struct ResignAdj {
 }
 
 #[derive(Clone, Debug)]
-pub struct Config {
+pub struct MatchConfig {
     pub engines: Vec<EngineSpec>,
     pub rules: RuleSet,
     /// Games per pairing of engines (always even: pairs with colours reversed).
@@ -77,9 +77,9 @@ pub struct Config {
     pub max_plies: usize,
 }
 
-impl Default for Config {
-    fn default() -> Config {
-        Config {
+impl Default for MatchConfig {
+    fn default() -> MatchConfig {
+        MatchConfig {
             engines: Vec::new(),
             rules: RuleSet::Janggi,
             games: 32,
@@ -119,21 +119,47 @@ pub const USAGE: &str =
        [--adjudicate-resign movecount=C score=CP]
        [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N]";
 
-fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, String> {
-    v.parse().map_err(|_| {
-        format!(
-            "{flag}: bad number '{}'",
-            v.chars().take(32).collect::<String>()
-        )
-    })
+/// Most games one match may schedule (all pairings together): more would
+/// take years, so a larger number is a typo, not a plan.
+pub const MAX_GAMES: usize = 1_000_000;
+/// Longest time any time argument may name, one day: clock, increment,
+/// byoyomi and margin then add up far from any overflow.
+pub const MAX_MS: u64 = 86_400_000;
+/// Most nodes a search may be given (days of search for any engine).
+pub const MAX_NODES: u64 = 1_000_000_000_000;
+/// Largest adjudication score: engines report mates near 100000 cp.
+pub const MAX_SCORE: i32 = 100_000;
+
+fn shown(v: &str) -> String {
+    v.chars().take(32).collect()
+}
+
+/// A whole number in `range`; anything else, overflow included, is
+/// refused with the range in the message.
+fn num<T>(flag: &str, v: &str, range: std::ops::RangeInclusive<T>) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    match v.parse::<T>() {
+        Ok(x) if range.contains(&x) => Ok(x),
+        _ => Err(format!(
+            "{flag}: '{}' is not a whole number from {} to {}",
+            shown(v),
+            range.start(),
+            range.end()
+        )),
+    }
 }
 
 fn seconds_to_ms(flag: &str, v: &str) -> Result<u64, String> {
-    let s: f64 = num(flag, v)?;
-    if !s.is_finite() || !(0.0..=1e7).contains(&s) {
-        return Err(format!("{flag}: out of range '{v}'"));
+    let max = (MAX_MS / 1000) as f64;
+    match v.parse::<f64>() {
+        Ok(s) if (0.0..=max).contains(&s) => Ok((s * 1000.0).round() as u64),
+        _ => Err(format!(
+            "{flag}: '{}' is not a number of seconds from 0 to {max}",
+            shown(v)
+        )),
     }
-    Ok((s * 1000.0).round() as u64)
 }
 
 /// `key=value` pairs up to the next `--flag`.
@@ -153,6 +179,11 @@ fn take_pairs(args: &[String], i: &mut usize) -> Vec<(String, String)> {
 fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     let mut e = EngineSpec::default();
     for (k, v) in pairs {
+        // The name goes into PGN tag lines and the rest into UCI lines: a
+        // line break there would end the line early.
+        if k.chars().chain(v.chars()).any(char::is_control) {
+            return Err("--engine: a field holds a control character".into());
+        }
         match k.as_str() {
             "name" => e.name = v,
             "cmd" => e.cmd = v,
@@ -172,28 +203,62 @@ fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     Ok(e)
 }
 
-fn parse_fields<const N: usize>(
+/// The values of `key=value` fields, each key at most once.
+fn parse_fields<'a, const N: usize>(
     flag: &str,
-    pairs: &[(String, String)],
+    pairs: &'a [(String, String)],
     keys: [&str; N],
-) -> Result<[Option<f64>; N], String> {
+) -> Result<[Option<&'a str>; N], String> {
     let mut out = [None; N];
     for (k, v) in pairs {
         let idx = keys
             .iter()
             .position(|x| x == k)
             .ok_or_else(|| format!("{flag}: unknown field '{k}' (expected {})", keys.join(", ")))?;
-        let x: f64 = num(flag, v)?;
-        if !x.is_finite() {
-            return Err(format!("{flag}: {k} must be finite"));
+        if out[idx].replace(v.as_str()).is_some() {
+            return Err(format!("{flag}: {k} given twice"));
         }
-        out[idx] = Some(x);
     }
     Ok(out)
 }
 
-pub fn parse(args: &[String]) -> Result<Config, String> {
-    let mut c = Config::default();
+/// A real number in `lo..=hi` for field `key` of `flag`.
+fn real(
+    flag: &str,
+    key: &str,
+    v: Option<&str>,
+    default: f64,
+    lo: f64,
+    hi: f64,
+) -> Result<f64, String> {
+    let Some(v) = v else {
+        return Ok(default);
+    };
+    match v.parse::<f64>() {
+        Ok(x) if (lo..=hi).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "{flag}: {key} '{}' is not a number from {lo} to {hi}",
+            shown(v)
+        )),
+    }
+}
+
+/// A whole number in `range` for field `key` of `flag`.
+fn whole<T>(
+    flag: &str,
+    key: &str,
+    v: Option<&str>,
+    default: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    v.map_or(Ok(default), |v| num(&format!("{flag}: {key}"), v, range))
+}
+
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let mut c = MatchConfig::default();
     let mut games_set = false;
     let mut i = 0;
     while i < args.len() {
@@ -211,14 +276,14 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
             }
             "--rules" | "--variant" => c.rules = value()?.parse()?,
             "--games" => {
-                c.games = num(flag, &value()?)?;
+                c.games = num(flag, &value()?, 1..=MAX_GAMES)?;
                 games_set = true;
             }
             "--rounds" => {
-                c.games = 2 * num::<usize>(flag, &value()?)?;
+                c.games = 2 * num(flag, &value()?, 1..=MAX_GAMES / 2)?;
                 games_set = true;
             }
-            "--concurrency" => c.concurrency = num(flag, &value()?)?,
+            "--concurrency" => c.concurrency = num(flag, &value()?, 1..=256)?,
             "--tc" => {
                 let v = value()?;
                 let (base, inc) = v.split_once('+').unwrap_or((&v, "0"));
@@ -230,16 +295,16 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 let ms = seconds_to_ms(flag, &value()?)?;
                 c.clock.get_or_insert_with(Clock::default).byoyomi_ms = ms;
             }
-            "--movetime" => c.movetime_ms = Some(num(flag, &value()?)?),
-            "--nodes" => c.nodes = Some(num(flag, &value()?)?),
-            "--depth" => c.depth = Some(num(flag, &value()?)?),
-            "--timemargin" => c.timemargin_ms = num(flag, &value()?)?,
-            "--timeout" => c.timeout_ms = num(flag, &value()?)?,
+            "--movetime" => c.movetime_ms = Some(num(flag, &value()?, 1..=MAX_MS)?),
+            "--nodes" => c.nodes = Some(num(flag, &value()?, 1..=MAX_NODES)?),
+            "--depth" => c.depth = Some(num(flag, &value()?, 1..=1000)?),
+            "--timemargin" => c.timemargin_ms = num(flag, &value()?, 0..=MAX_MS)?,
+            "--timeout" => c.timeout_ms = num(flag, &value()?, 1..=MAX_MS)?,
             "--openings" => c.openings = Some(PathBuf::from(value()?)),
-            "--opening-plies" => c.opening_plies = num(flag, &value()?)?,
-            "--random-plies" => c.random_plies = num(flag, &value()?)?,
-            "--seed" => c.seed = num(flag, &value()?)?,
-            "--max-plies" => c.max_plies = num(flag, &value()?)?,
+            "--opening-plies" => c.opening_plies = num(flag, &value()?, 0..=10_000)?,
+            "--random-plies" => c.random_plies = num(flag, &value()?, 0..=1000)?,
+            "--seed" => c.seed = num(flag, &value()?, 0..=u64::MAX)?,
+            "--max-plies" => c.max_plies = num(flag, &value()?, 1..=100_000)?,
             "--pgn" => c.pgn = Some(PathBuf::from(value()?)),
             "--json" => c.json = Some(PathBuf::from(value()?)),
             "--resume" => c.resume = true,
@@ -248,10 +313,10 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 let pairs = take_pairs(args, &mut i);
                 let [e0, e1, a, b] = parse_fields(flag, &pairs, ["elo0", "elo1", "alpha", "beta"])?;
                 let s = SprtSpec {
-                    elo0: e0.unwrap_or(0.0),
-                    elo1: e1.unwrap_or(5.0),
-                    alpha: a.unwrap_or(0.05),
-                    beta: b.unwrap_or(0.05),
+                    elo0: real(flag, "elo0", e0, 0.0, -1000.0, 1000.0)?,
+                    elo1: real(flag, "elo1", e1, 5.0, -1000.0, 1000.0)?,
+                    alpha: real(flag, "alpha", a, 0.05, 0.0, 0.5)?,
+                    beta: real(flag, "beta", b, 0.05, 0.0, 0.5)?,
                 };
                 let ok_p = |p: f64| p > 0.0 && p < 0.5;
                 if s.elo1 <= s.elo0 || !ok_p(s.alpha) || !ok_p(s.beta) {
@@ -263,17 +328,17 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 let pairs = take_pairs(args, &mut i);
                 let [m, n, s] = parse_fields(flag, &pairs, ["movenumber", "movecount", "score"])?;
                 c.adjudicate_draw = Some(DrawAdj {
-                    from_move: m.unwrap_or(40.0).max(0.0) as u32,
-                    count: n.unwrap_or(8.0).max(1.0) as u32,
-                    score: s.unwrap_or(10.0).abs() as i32,
+                    from_move: whole(flag, "movenumber", m, 40, 0..=10_000)?,
+                    count: whole(flag, "movecount", n, 8, 1..=10_000)?,
+                    score: whole(flag, "score", s, 10, 0..=MAX_SCORE)?,
                 });
             }
             "--adjudicate-resign" => {
                 let pairs = take_pairs(args, &mut i);
                 let [n, s] = parse_fields(flag, &pairs, ["movecount", "score"])?;
                 c.adjudicate_resign = Some(ResignAdj {
-                    count: n.unwrap_or(3.0).max(1.0) as u32,
-                    score: s.unwrap_or(1000.0).abs() as i32,
+                    count: whole(flag, "movecount", n, 3, 1..=10_000)?,
+                    score: whole(flag, "score", s, 1000, 0..=MAX_SCORE)?,
                 });
             }
             other => {
@@ -288,7 +353,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     Ok(c)
 }
 
-fn validate(c: &mut Config, games_set: bool) -> Result<(), String> {
+fn validate(c: &mut MatchConfig, games_set: bool) -> Result<(), String> {
     if c.engines.len() < 2 {
         return Err(format!("need at least two --engine\n{USAGE}"));
     }
@@ -300,15 +365,17 @@ fn validate(c: &mut Config, games_set: bool) -> Result<(), String> {
     if c.sprt.is_some() && c.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".into());
     }
-    if c.games == 0 || c.games > 10_000_000 {
-        return Err("--games must be 1..10000000".into());
-    }
     if !games_set && c.sprt.is_some() {
-        c.games = 1_000_000;
+        c.games = MAX_GAMES;
     }
     c.games += c.games % 2;
-    if c.concurrency == 0 || c.concurrency > 256 {
-        return Err("--concurrency must be 1..256".into());
+    let n = c.engines.len();
+    let total = (n * (n - 1) / 2).checked_mul(c.games);
+    if total.is_none_or(|t| t > MAX_GAMES) {
+        return Err(format!(
+            "--games: {n} engines playing {} games per pairing is more than {MAX_GAMES} games",
+            c.games
+        ));
     }
     if c.clock.is_none() && c.movetime_ms.is_none() && c.nodes.is_none() && c.depth.is_none() {
         return Err("give a limit: --tc, --byoyomi, --movetime, --nodes or --depth".into());
@@ -357,5 +424,83 @@ mod tests {
         ] {
             assert!(parse(&args(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_refused_by_flag() {
+        let two = "--engine cmd=a --engine cmd=b";
+        for (bad, flag) in [
+            ("--rounds 9223372036854775809 --tc 1", "--rounds"),
+            ("--rounds 500001 --tc 1", "--rounds"),
+            ("--games 0 --tc 1", "--games"),
+            ("--games 1000001 --tc 1", "--games"),
+            ("--games 99999999999999999999999 --tc 1", "--games"),
+            (
+                "--movetime 18446744073709551615 --timemargin 100",
+                "--movetime",
+            ),
+            ("--movetime 86400001", "--movetime"),
+            ("--movetime 0", "--movetime"),
+            ("--movetime 100 --timemargin 86400001", "--timemargin"),
+            ("--movetime 100 --timemargin -1", "--timemargin"),
+            ("--tc 1 --timeout 0", "--timeout"),
+            ("--tc 86401", "--tc"),
+            ("--tc 1+86401", "--tc"),
+            ("--tc inf", "--tc"),
+            ("--tc NaN", "--tc"),
+            ("--tc 1 --byoyomi 86401", "--byoyomi"),
+            ("--nodes 0", "--nodes"),
+            ("--nodes 1000000000001", "--nodes"),
+            ("--depth 0", "--depth"),
+            ("--depth 4294967296", "--depth"),
+            ("--tc 1 --max-plies 0", "--max-plies"),
+            ("--tc 1 --random-plies 1001", "--random-plies"),
+            ("--tc 1 --opening-plies 10001", "--opening-plies"),
+            ("--tc 1 --seed 18446744073709551616", "--seed"),
+            ("--tc 1 --concurrency 0", "--concurrency"),
+            ("--tc 1 --concurrency 257", "--concurrency"),
+            ("--tc 1 --adjudicate-draw score=-5", "score"),
+            ("--tc 1 --adjudicate-draw movecount=0", "movecount"),
+            ("--tc 1 --adjudicate-draw movenumber=1.5", "movenumber"),
+            ("--tc 1 --adjudicate-draw movecount=1 movecount=2", "twice"),
+            ("--tc 1 --adjudicate-resign score=100001", "score"),
+            (
+                "--tc 1 --adjudicate-resign movecount=4294967296",
+                "movecount",
+            ),
+            ("--tc 1 --sprt elo1=1e9", "elo1"),
+            ("--tc 1 --sprt alpha=NaN", "alpha"),
+        ] {
+            let err = parse(&args(&format!("{two} {bad}"))).unwrap_err();
+            assert!(err.starts_with(flag) || err.contains(flag), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_bounds_themselves_are_accepted() {
+        let c = parse(&args(
+            "--engine cmd=a --engine cmd=b --games 1000000 --movetime 86400000 \
+             --timemargin 86400000 --timeout 86400000 --tc 86400+86400 --byoyomi 86400 \
+             --nodes 1000000000000 --depth 1000 --max-plies 100000 --seed 18446744073709551615 \
+             --adjudicate-resign movecount=10000 score=100000",
+        ))
+        .unwrap();
+        assert_eq!(c.games, MAX_GAMES);
+        assert_eq!(c.movetime_ms, Some(MAX_MS));
+        assert_eq!(c.clock.unwrap().inc_ms, MAX_MS);
+        assert_eq!(c.adjudicate_resign.unwrap().score, MAX_SCORE);
+        // An SPRT without --games runs up to the bound.
+        let c = parse(&args("--engine cmd=a --engine cmd=b --tc 1 --sprt")).unwrap();
+        assert_eq!(c.games, MAX_GAMES);
+    }
+
+    #[test]
+    fn the_whole_match_is_bounded_not_each_pairing() {
+        let three = "--engine cmd=a --engine cmd=b --engine cmd=c --tc 1";
+        assert!(parse(&args(&format!("{three} --games 333332"))).is_ok());
+        let err = parse(&args(&format!("{three} --games 333334"))).unwrap_err();
+        assert!(err.contains("1000000"), "{err}");
+        let err = parse(&args("--engine cmd=a\u{7}b --engine cmd=b --tc 1")).unwrap_err();
+        assert!(err.contains("control"), "{err}");
     }
 }

@@ -2,113 +2,14 @@
 //! checks every move with the rules core, and ends the game by the rules,
 //! by adjudication, or against an engine that misbehaves.
 
-use super::cli::Config;
-use super::engine::{Engine, Fault};
+use super::cli::MatchConfig;
+use super::end::EndKind;
+use super::engine::{EngineProcess, Fault};
 use super::openings::Opening;
 use crate::board::rules::{count_winner, game_end};
 use crate::board::{move_to_string, parse_move, Color, Move, Notation, Outcome, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
-
-/// How a game ended, in the categories the summary counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EndKind {
-    Checkmate,
-    DoublePass,
-    Bikjang,
-    Repetition,
-    PerpetualCheck,
-    MoveLimit,
-    BackAndForth,
-    AdjudicatedDraw,
-    AdjudicatedResign,
-    MaxPlies,
-    IllegalMove,
-    NoMove,
-    Crash,
-    TimeForfeit,
-}
-
-impl EndKind {
-    pub const ALL: [EndKind; 14] = [
-        EndKind::Checkmate,
-        EndKind::DoublePass,
-        EndKind::Bikjang,
-        EndKind::Repetition,
-        EndKind::PerpetualCheck,
-        EndKind::MoveLimit,
-        EndKind::BackAndForth,
-        EndKind::AdjudicatedDraw,
-        EndKind::AdjudicatedResign,
-        EndKind::MaxPlies,
-        EndKind::IllegalMove,
-        EndKind::NoMove,
-        EndKind::Crash,
-        EndKind::TimeForfeit,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            EndKind::Checkmate => "checkmate",
-            EndKind::DoublePass => "double pass",
-            EndKind::Bikjang => "bikjang",
-            EndKind::Repetition => "repetition",
-            EndKind::PerpetualCheck => "perpetual check",
-            EndKind::MoveLimit => "move limit",
-            EndKind::BackAndForth => "back-and-forth",
-            EndKind::AdjudicatedDraw => "adjudicated draw",
-            EndKind::AdjudicatedResign => "adjudicated resign",
-            EndKind::MaxPlies => "max plies",
-            EndKind::IllegalMove => "illegal move",
-            EndKind::NoMove => "no move",
-            EndKind::Crash => "crash",
-            EndKind::TimeForfeit => "time forfeit",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<EndKind> {
-        EndKind::ALL.into_iter().find(|k| k.name() == s)
-    }
-
-    /// The PGN `Termination` value.
-    pub fn termination(self) -> &'static str {
-        match self {
-            EndKind::AdjudicatedDraw | EndKind::AdjudicatedResign | EndKind::MaxPlies => {
-                "adjudication"
-            }
-            EndKind::IllegalMove | EndKind::NoMove => "rules infraction",
-            EndKind::Crash => "abandoned",
-            EndKind::TimeForfeit => "time forfeit",
-            _ => "normal",
-        }
-    }
-
-    /// Ended by the rules core (pyffish must agree with the result).
-    pub fn by_rules(self) -> bool {
-        (self as u8) <= (EndKind::BackAndForth as u8)
-    }
-
-    /// The engine of the losing side misbehaved.
-    pub fn is_fault(self) -> bool {
-        matches!(
-            self,
-            EndKind::IllegalMove | EndKind::NoMove | EndKind::Crash | EndKind::TimeForfeit
-        )
-    }
-
-    fn of_rules(r: crate::board::EndReason) -> EndKind {
-        use crate::board::EndReason as R;
-        match r {
-            R::Checkmate => EndKind::Checkmate,
-            R::DoublePass => EndKind::DoublePass,
-            R::Bikjang => EndKind::Bikjang,
-            R::Repetition => EndKind::Repetition,
-            R::PerpetualCheck => EndKind::PerpetualCheck,
-            R::MoveLimit => EndKind::MoveLimit,
-            R::BackAndForth => EndKind::BackAndForth,
-        }
-    }
-}
 
 pub struct Played {
     /// `None` when the runner was stopped mid-game (the game is not scored).
@@ -137,7 +38,7 @@ impl ScoreLog {
     }
 }
 
-fn go_line(cfg: &Config, time: &[u64; 2]) -> String {
+fn go_line(cfg: &MatchConfig, time: &[u64; 2]) -> String {
     let mut go = String::from("go");
     if let Some(c) = cfg.clock {
         go += &format!(
@@ -160,14 +61,16 @@ fn go_line(cfg: &Config, time: &[u64; 2]) -> String {
     go
 }
 
-/// The longest the side to move may think, margin included.
-fn time_limit(cfg: &Config, left: u64) -> Duration {
+/// The longest the side to move may think, margin included. The command
+/// line bounds every term, so saturation never bites in practice; it only
+/// keeps a wrapped sum from turning a long limit into a short one.
+fn time_limit(cfg: &MatchConfig, left: u64) -> Duration {
     let ms = match (cfg.clock, cfg.movetime_ms) {
-        (Some(c), _) => left + c.byoyomi_ms,
+        (Some(c), _) => left.saturating_add(c.byoyomi_ms),
         (None, Some(mt)) => mt,
         (None, None) => cfg.timeout_ms,
     };
-    Duration::from_millis(ms + cfg.timemargin_ms)
+    Duration::from_millis(ms.saturating_add(cfg.timemargin_ms))
 }
 
 fn fault(side: Color, kind: EndKind, detail: String, moves: Vec<Move>) -> Played {
@@ -181,13 +84,13 @@ fn fault(side: Color, kind: EndKind, detail: String, moves: Vec<Move>) -> Played
 
 /// Plays one game; `engines[0]` plays Cho, `engines[1]` Han.
 pub fn play(
-    cfg: &Config,
+    cfg: &MatchConfig,
     opening: &Opening,
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     stop: &AtomicBool,
 ) -> Played {
     let [cho, han] = engines;
-    let mut eng: [&mut Engine; 2] = [cho, han];
+    let mut eng: [&mut EngineProcess; 2] = [cho, han];
     let mut pos = match Position::from_fen(&opening.fen, cfg.rules) {
         Ok(p) => p,
         Err(e) => {
@@ -224,7 +127,7 @@ pub fn play(
         if let Some(end) = game_end(&pos) {
             return Played {
                 outcome: Some(end.outcome),
-                kind: EndKind::of_rules(end.reason),
+                kind: EndKind::Rules(end.reason),
                 detail: format!(
                     "{}{}",
                     end.reason.name(),
@@ -276,7 +179,7 @@ pub fn play(
             let used = answer.elapsed.as_millis() as u64;
             let left = &mut time[side.index()];
             // Within the margin an overrun only empties the clock.
-            *left = left.saturating_sub(used) + c.inc_ms;
+            *left = left.saturating_sub(used).saturating_add(c.inc_ms);
         }
         let text = answer.bestmove.as_str();
         if text.is_empty() || text == "(none)" {
@@ -305,7 +208,7 @@ pub fn play(
 }
 
 /// Draw and resign adjudication on both engines' own scores.
-fn adjudicate(cfg: &Config, log: &ScoreLog, pos: &Position) -> Option<Played> {
+fn adjudicate(cfg: &MatchConfig, log: &ScoreLog, pos: &Position) -> Option<Played> {
     if let Some(r) = cfg.adjudicate_resign {
         let n = r.count as usize;
         for loser in [Color::Cho, Color::Han] {

@@ -1,8 +1,8 @@
 //! The schedule (which engines play which game from which opening) and
 //! the record of a finished game, with the running totals built from them.
 
-use super::cli::Config;
-use super::game::EndKind;
+use super::cli::MatchConfig;
+use super::end::EndKind;
 use super::stats::Penta;
 use crate::board::{Color, Move, Outcome};
 use std::collections::BTreeMap;
@@ -25,7 +25,7 @@ pub struct Schedule {
 }
 
 impl Schedule {
-    pub fn new(cfg: &Config) -> Schedule {
+    pub fn new(cfg: &MatchConfig) -> Schedule {
         let n = cfg.engines.len();
         let mut pairings = Vec::new();
         for a in 0..n {

@@ -50,6 +50,23 @@ pub fn default_openings() -> Vec<Opening> {
     v
 }
 
+/// Reads a FEN from a file. A run of several digits is refused here,
+/// before the board's parser sees it: no rank is wider than 9 points, and
+/// a long run could overflow a count of files.
+pub fn read_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let long_run = placement
+        .split(|c: char| !c.is_ascii_digit())
+        .find(|run| run.len() > 1);
+    if let Some(run) = long_run {
+        let run: String = run.chars().take(24).collect();
+        return Err(format!(
+            "bad FEN: '{run}' is not a number of empty points (at most 9)"
+        ));
+    }
+    Position::from_fen(fen, rules).map_err(|e| format!("bad FEN: {e}"))
+}
+
 /// Reads an openings file; the format is told from the content.
 pub fn load(path: &std::path::Path, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -74,7 +91,7 @@ pub fn parse(text: &str, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, S
         for (i, g) in pgn::read_games(text).iter().enumerate() {
             let (root, moves) = g
                 .replay(rules)
-                .map_err(|e| format!("game {}: {e}", i + 1))?;
+                .map_err(|e| format!("game {} (line {}): {e}", i + 1, g.line))?;
             out.push(Opening {
                 fen: root.to_fen(),
                 moves: moves.into_iter().take(plies).collect(),
@@ -98,7 +115,7 @@ pub fn parse(text: &str, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, S
         } else {
             format!("{} {} - - 0 1", fields[0], fields.get(1).unwrap_or(&"w"))
         };
-        let pos = Position::from_fen(&fen, rules).map_err(|e| format!("line {}: {e}", n + 1))?;
+        let pos = read_fen(&fen, rules).map_err(|e| format!("line {}: {e}", n + 1))?;
         out.push(Opening {
             fen: pos.to_fen(),
             moves: Vec::new(),

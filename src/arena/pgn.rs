@@ -3,12 +3,13 @@
 //! control, and the moves in Fairy-Stockfish's SAN. The reader takes any
 //! such file back (for openings and for `--resume`).
 
-use super::san;
-use crate::board::{Move, Position, RuleSet};
+use crate::board::{san, Move, Position, RuleSet};
 use std::fmt::Write as _;
 
 #[derive(Clone, Debug, Default)]
 pub struct PgnGame {
+    /// The line the game starts on (1-based), for messages.
+    pub line: usize,
     pub tags: Vec<(String, String)>,
     /// Move tokens (SAN or coordinates) without numbers, comments or result.
     pub moves: Vec<String>,
@@ -25,7 +26,7 @@ impl PgnGame {
     /// The start position and the moves, checked one by one by the rules.
     pub fn replay(&self, rules: RuleSet) -> Result<(Position, Vec<Move>), String> {
         let fen = self.tag("FEN").unwrap_or(crate::board::START_FEN);
-        let root = Position::from_fen(fen, rules).map_err(|e| format!("bad FEN: {e}"))?;
+        let root = super::openings::read_fen(fen, rules)?;
         let mut pos = root.clone();
         let mut out = Vec::with_capacity(self.moves.len());
         for (i, t) in self.moves.iter().enumerate() {
@@ -91,7 +92,7 @@ pub fn write_game(
     s
 }
 
-fn parse_tag(line: &str) -> Option<(String, String)> {
+pub fn parse_tag(line: &str) -> Option<(String, String)> {
     let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
     let (k, rest) = inner.split_once(char::is_whitespace)?;
     let v = rest.trim().strip_prefix('"')?.strip_suffix('"')?;
@@ -110,11 +111,15 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
     let mut in_moves = false;
     let mut depth_comment = false;
     let mut depth_var = 0usize;
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
         let t = line.trim();
+        if cur.line == 0 && !t.is_empty() {
+            cur.line = n + 1;
+        }
         if !depth_comment && depth_var == 0 && t.starts_with('[') {
             if in_moves {
                 games.push(std::mem::take(&mut cur));
+                cur.line = n + 1;
                 in_moves = false;
             }
             if let Some(tag) = parse_tag(t) {
@@ -213,6 +218,7 @@ mod tests {
         let games = read_games(&format!("{text}{text}"));
         assert_eq!(games.len(), 2);
         assert_eq!(games[1].tag("variant"), Some("Janggi"));
+        assert_eq!(games[1].line, text.lines().count() + 1);
         let (_, replayed) = games[0].replay(rules).unwrap();
         assert_eq!(replayed, moves);
     }
@@ -224,6 +230,7 @@ mod tests {
         assert_eq!(g.len(), 1);
         assert_eq!(g[0].moves, vec!["Hc3", "Hc8", "Ke2"]);
         let bad = PgnGame {
+            line: 1,
             tags: vec![],
             moves: vec!["Hc3".into(), "Rxa9".into()],
         };

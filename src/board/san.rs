@@ -5,7 +5,11 @@
 //! included, no file on soldier captures); `x` for captures; `+` for check
 //! and `#` for mate. A pass is the general "moving" to its own point (`Ke2`).
 
-use crate::board::{perft_moves, Move, MoveList, PieceKind, Position};
+use super::movegen::{legal_moves, perft_moves};
+use super::moves::{Move, MoveList};
+use super::notation::{parse_move, Notation};
+use super::position::Position;
+use super::square::PieceKind;
 
 fn letter(k: PieceKind) -> char {
     match k {
@@ -95,14 +99,14 @@ pub fn from_san(pos: &mut Position, san: &str) -> Result<Move, String> {
         return Err("empty move".into());
     }
     let mut list = MoveList::new();
-    crate::board::legal_moves(pos, &mut list);
+    legal_moves(pos, &mut list);
     for &m in list.iter() {
         if strip(&to_san(pos, m)) == want {
             return Ok(m);
         }
     }
     // Also accept coordinates (`h1g3`, passes as `e2e2`/`pass`).
-    crate::board::parse_move(pos, want, crate::board::Notation::Uci).map_err(|_| {
+    parse_move(pos, want, Notation::Uci).map_err(|_| {
         format!(
             "'{}' is not a legal move here",
             want.chars().take(16).collect::<String>()
@@ -113,7 +117,7 @@ pub fn from_san(pos: &mut Position, san: &str) -> Result<Move, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{parse_move, Notation, RuleSet};
+    use crate::board::RuleSet;
 
     fn mv(p: &Position, s: &str) -> Move {
         parse_move(p, s, Notation::Uci).unwrap()

@@ -1,8 +1,8 @@
 //! What the runner prints and writes: a line per game, the progress line,
 //! the final tables, the PGN of each game and the JSON report.
 
-use super::cli::Config;
-use super::game::EndKind;
+use super::cli::MatchConfig;
+use super::end::EndKind;
 use super::json::{self, Obj};
 use super::pgn;
 use super::record::{Record, Totals};
@@ -10,7 +10,7 @@ use super::stats::{self, Summary};
 use crate::board::{move_to_string, Notation, Position};
 use std::fmt::Write as _;
 
-pub fn game_line(cfg: &Config, r: &Record, done: usize, total: usize) -> String {
+pub fn game_line(cfg: &MatchConfig, r: &Record, done: usize, total: usize) -> String {
     format!(
         "game {:>4}/{total} ({done} done): {} (Cho) vs {} (Han): {} {}{}",
         r.slot.index + 1,
@@ -41,7 +41,12 @@ fn fmt_elo(s: &Summary) -> String {
     }
 }
 
-pub fn progress(cfg: &Config, t: &Totals, total: usize, sprt: Option<(f64, f64, f64)>) -> String {
+pub fn progress(
+    cfg: &MatchConfig,
+    t: &Totals,
+    total: usize,
+    sprt: Option<(f64, f64, f64)>,
+) -> String {
     let e0 = &t.engines[0];
     let mut s = format!("[{}/{total}] ", t.games);
     if cfg.engines.len() == 2 {
@@ -76,7 +81,7 @@ pub fn progress(cfg: &Config, t: &Totals, total: usize, sprt: Option<(f64, f64, 
     s
 }
 
-pub fn table(cfg: &Config, t: &Totals) -> String {
+pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
     let w = cfg
         .engines
         .iter()
@@ -146,7 +151,7 @@ pub fn table(cfg: &Config, t: &Totals) -> String {
     s
 }
 
-pub fn time_control(cfg: &Config) -> String {
+pub fn time_control(cfg: &MatchConfig) -> String {
     match cfg.clock {
         Some(c) if c.byoyomi_ms > 0 => format!(
             "{}+{}+byo{}",
@@ -160,7 +165,7 @@ pub fn time_control(cfg: &Config) -> String {
 }
 
 /// The PGN of one game, tagged so that `--resume` can read it back.
-pub fn pgn_game(cfg: &Config, r: &Record, date: &str) -> String {
+pub fn pgn_game(cfg: &MatchConfig, r: &Record, date: &str) -> String {
     let Ok(root) = Position::from_fen(&r.fen, cfg.rules) else {
         return String::new();
     };
@@ -188,7 +193,7 @@ pub fn pgn_game(cfg: &Config, r: &Record, date: &str) -> String {
     pgn::write_game(&tags, &root, &r.moves, result, &r.detail)
 }
 
-pub fn record_json(cfg: &Config, r: &Record) -> String {
+pub fn record_json(cfg: &MatchConfig, r: &Record) -> String {
     let moves: Vec<String> = r
         .moves
         .iter()
@@ -221,7 +226,7 @@ pub struct SprtReport {
 }
 
 pub fn report_json(
-    cfg: &Config,
+    cfg: &MatchConfig,
     t: &Totals,
     records: &[&Record],
     planned: usize,
@@ -260,7 +265,7 @@ pub fn report_json(
         })
         .collect();
     let mut reasons = Obj::new();
-    for k in EndKind::ALL {
+    for k in EndKind::all() {
         reasons = reasons.int(k.name(), t.reasons.get(&k).copied().unwrap_or(0));
     }
     let games: Vec<String> = records.iter().map(|r| record_json(cfg, r)).collect();

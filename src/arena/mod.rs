@@ -4,6 +4,7 @@
 //! and JSON, and resumes an interrupted match from them.
 
 pub mod cli;
+pub mod end;
 pub mod engine;
 pub mod game;
 pub mod json;
@@ -12,15 +13,18 @@ pub mod output;
 pub mod pgn;
 pub mod record;
 pub mod resume;
-pub mod san;
+pub mod resume_pgn;
 pub mod stats;
 
-use cli::Config;
-use engine::Engine;
+pub use cli::{EngineSpec, MatchConfig};
+pub use end::EndKind;
+pub use engine::EngineProcess;
 use openings::Opening;
 use record::{Record, Schedule};
 use std::collections::{BTreeMap, HashMap};
-use std::io::{IsTerminal, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::Once;
@@ -57,8 +61,8 @@ enum Msg {
     Fatal(String),
 }
 
-/// What a run ended with (for tests and callers).
-pub struct Outcome {
+/// The games a run finished, and whether it was interrupted.
+pub struct MatchSummary {
     pub records: BTreeMap<usize, Record>,
     pub interrupted: bool,
 }
@@ -81,7 +85,7 @@ fn today() -> String {
 }
 
 fn worker(
-    cfg: &Config,
+    cfg: &MatchConfig,
     book: &[Opening],
     sched: &Schedule,
     pending: &[usize],
@@ -89,7 +93,7 @@ fn worker(
     stop: &AtomicBool,
     tx: Sender<Msg>,
 ) {
-    let mut engines: HashMap<usize, Engine> = HashMap::new();
+    let mut engines: HashMap<usize, EngineProcess> = HashMap::new();
     loop {
         if stop.load(Ordering::Relaxed) {
             return;
@@ -101,7 +105,7 @@ fn worker(
         let slot = sched.slot(index);
         for e in [slot.cho, slot.han] {
             if let std::collections::hash_map::Entry::Vacant(v) = engines.entry(e) {
-                match Engine::start(&cfg.engines[e], cfg.rules, stop) {
+                match EngineProcess::start(&cfg.engines[e], cfg.rules, stop) {
                     Ok(eng) => {
                         v.insert(eng);
                     }
@@ -144,7 +148,7 @@ fn worker(
     }
 }
 
-fn sprt_report(cfg: &Config, t: &record::Totals) -> Option<output::SprtReport> {
+fn sprt_report(cfg: &MatchConfig, t: &record::Totals) -> Option<output::SprtReport> {
     let s = cfg.sprt?;
     let llr = stats::llr_normalized(s.elo0, s.elo1, &t.engines[0].penta);
     let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
@@ -164,7 +168,7 @@ fn sprt_report(cfg: &Config, t: &record::Totals) -> Option<output::SprtReport> {
 }
 
 fn write_json(
-    cfg: &Config,
+    cfg: &MatchConfig,
     records: &BTreeMap<usize, Record>,
     planned: usize,
     interrupted: bool,
@@ -201,8 +205,29 @@ fn cpu_report() -> Option<String> {
     Some(format!("cpu: runner {own:.2} s, engines {children:.2} s"))
 }
 
+/// Opens the PGN afresh or, resuming, cut back to the end of its whole
+/// games (`keep` bytes), so that the next game starts on a clean line.
+fn open_pgn(path: &Path, keep: Option<u64>) -> Result<File, String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let Some(keep) = keep else {
+        return File::create(path).map_err(err);
+    };
+    let mut f = OpenOptions::new()
+        .create(true)
+        .write(true)
+        .truncate(false)
+        .open(path)
+        .map_err(err)?;
+    f.set_len(keep).map_err(err)?;
+    f.seek(SeekFrom::End(0)).map_err(err)?;
+    if keep > 0 {
+        f.write_all(b"\n\n").map_err(err)?;
+    }
+    Ok(f)
+}
+
 /// Runs the match described by `cfg`.
-pub fn run(cfg: &Config) -> Result<Outcome, String> {
+pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
     INTERRUPTED.store(false, Ordering::SeqCst);
     let book = match &cfg.openings {
@@ -211,23 +236,22 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     };
     let sched = Schedule::new(cfg);
     let total = sched.total();
-    let mut records = if cfg.resume {
-        resume::load(cfg, &sched)?
+    let resumed = if cfg.resume {
+        resume::load(cfg, &sched, &book)?
     } else {
-        BTreeMap::new()
+        resume::Resumed::default()
     };
+    if let (Some(line), Some(p), false) = (resumed.dropped_at, &cfg.pgn, cfg.quiet) {
+        println!(
+            "resume: {}: the game cut short at line {line} is dropped and will be played again",
+            p.display()
+        );
+    }
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .write(true)
-                .append(cfg.resume)
-                .truncate(!cfg.resume)
-                .open(p)
-                .map_err(|e| format!("{}: {e}", p.display()))?,
-        ),
+        Some(p) => Some(open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))?),
         None => None,
     };
+    let mut records = resumed.records;
     let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
     let progress = !cfg.quiet && std::io::stderr().is_terminal();
     let date = today();
@@ -334,7 +358,7 @@ pub fn run(cfg: &Config) -> Result<Outcome, String> {
     if let Some(e) = fatal {
         return Err(e);
     }
-    Ok(Outcome {
+    Ok(MatchSummary {
         records,
         interrupted,
     })
