@@ -281,23 +281,59 @@ fn parse_setup(rest: &[&str]) -> Result<Command, ParseError> {
     })
 }
 
-const GO_FLAGS: &[&str] = &["infinite", "ponder", "draw", "searchmoves"];
-const GO_TIMES: &[&str] = &[
-    "wtime",
-    "btime",
-    "winc",
-    "binc",
-    "time",
-    "opptime",
-    "increment",
-    "oppincrement",
-    "movetime",
-    "byoyomi",
-];
-const GO_COUNTS: &[&str] = &["depth", "nodes", "movestogo", "mate"];
+/// What a `go` field takes after its name.
+#[derive(Copy, Clone)]
+enum GoValue {
+    /// Nothing: the name alone sets it.
+    Flag(fn(&mut Go)),
+    /// A time in milliseconds (UCCI's in seconds unless `usemillisec`);
+    /// negative means the clock ran out, so it becomes 0.
+    Time(fn(&mut Go, u64)),
+    /// A count up to the maximum; a negative one is dropped.
+    Count(u64, fn(&mut Go, u32)),
+    /// `nodes`: a count as wide as the node counter.
+    Nodes,
+    /// The moves up to the next field name.
+    Moves,
+}
 
-fn is_go_keyword(t: &str) -> bool {
-    GO_FLAGS.contains(&t) || GO_TIMES.contains(&t) || GO_COUNTS.contains(&t)
+/// Every `go` field, declared once: its name and what it takes. UCCI's
+/// names and fairyground's spellings of them (`oppotime`) stand beside
+/// UCI's.
+const GO_FIELDS: &[(&str, GoValue)] = &[
+    ("wtime", GoValue::Time(|g, v| g.wtime = Some(v))),
+    ("btime", GoValue::Time(|g, v| g.btime = Some(v))),
+    ("winc", GoValue::Time(|g, v| g.winc = Some(v))),
+    ("binc", GoValue::Time(|g, v| g.binc = Some(v))),
+    ("time", GoValue::Time(|g, v| g.time = Some(v))),
+    ("opptime", GoValue::Time(|g, v| g.opptime = Some(v))),
+    ("oppotime", GoValue::Time(|g, v| g.opptime = Some(v))),
+    ("increment", GoValue::Time(|g, v| g.increment = Some(v))),
+    (
+        "oppincrement",
+        GoValue::Time(|g, v| g.oppincrement = Some(v)),
+    ),
+    (
+        "oppoincrement",
+        GoValue::Time(|g, v| g.oppincrement = Some(v)),
+    ),
+    ("movetime", GoValue::Time(|g, v| g.movetime = Some(v))),
+    ("byoyomi", GoValue::Time(|g, v| g.byoyomi = Some(v))),
+    ("depth", GoValue::Count(MAX_DEPTH, |g, v| g.depth = Some(v))),
+    ("mate", GoValue::Count(MAX_DEPTH, |g, v| g.mate = Some(v))),
+    (
+        "movestogo",
+        GoValue::Count(u32::MAX as u64, |g, v| g.movestogo = Some(v)),
+    ),
+    ("nodes", GoValue::Nodes),
+    ("infinite", GoValue::Flag(|g| g.infinite = true)),
+    ("ponder", GoValue::Flag(|g| g.ponder = true)),
+    ("draw", GoValue::Flag(|g| g.draw = true)),
+    ("searchmoves", GoValue::Moves),
+];
+
+fn go_field(name: &str) -> Option<GoValue> {
+    GO_FIELDS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
 }
 
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
@@ -319,41 +355,50 @@ fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     while i < rest.len() {
         let key = rest[i];
         i += 1;
-        match key {
-            "infinite" => go.infinite = true,
-            "ponder" => go.ponder = true,
-            "draw" => go.draw = true,
-            "searchmoves" => {
-                while i < rest.len() && !is_go_keyword(rest[i]) {
-                    go.searchmoves.push(rest[i].to_string());
-                    i += 1;
+        let Some(kind) = go_field(key) else {
+            go.problems
+                .push(format!("go: unknown field '{}'", clip(key)));
+            continue;
+        };
+        if let GoValue::Flag(set) = kind {
+            set(&mut go);
+            continue;
+        }
+        if let GoValue::Moves = kind {
+            while i < rest.len() && go_field(rest[i]).is_none() {
+                go.searchmoves.push(rest[i].to_string());
+                i += 1;
+            }
+            continue;
+        }
+        let raw = match rest.get(i) {
+            Some(v) if go_field(v).is_none() => {
+                i += 1;
+                *v
+            }
+            _ => {
+                go.problems.push(format!("go: '{key}' needs a value"));
+                continue;
+            }
+        };
+        match kind {
+            GoValue::Time(set) => {
+                if let Some(v) = read_number(key, raw, true, MAX_TIME_MS, &mut go.problems) {
+                    set(&mut go, v);
                 }
             }
-            _ if GO_TIMES.contains(&key) || GO_COUNTS.contains(&key) => {
-                let raw = match rest.get(i) {
-                    Some(v) if !is_go_keyword(v) => {
-                        i += 1;
-                        *v
-                    }
-                    _ => {
-                        go.problems.push(format!("go: '{key}' needs a value"));
-                        continue;
-                    }
-                };
-                let is_time = GO_TIMES.contains(&key);
-                let max = match key {
-                    "depth" | "mate" => MAX_DEPTH,
-                    "movestogo" => u32::MAX as u64,
-                    "nodes" => u64::MAX,
-                    _ => MAX_TIME_MS,
-                };
-                if let Some(v) = read_number(key, raw, is_time, max, &mut go.problems) {
-                    store(&mut go, key, v);
+            GoValue::Count(max, set) => {
+                if let Some(v) = read_number(key, raw, false, max, &mut go.problems) {
+                    // Clamped to `max`, which fits in u32.
+                    set(&mut go, v.min(u32::MAX as u64) as u32);
                 }
             }
-            _ => go
-                .problems
-                .push(format!("go: unknown field '{}'", clip(key))),
+            GoValue::Nodes => {
+                if let Some(v) = read_number(key, raw, false, u64::MAX, &mut go.problems) {
+                    go.nodes = Some(v);
+                }
+            }
+            GoValue::Flag(_) | GoValue::Moves => {}
         }
     }
     Ok(Command::Go(Box::new(go)))
@@ -397,28 +442,6 @@ fn read_number(
             ));
             Some(max)
         }
-    }
-}
-
-fn store(go: &mut Go, key: &str, v: u64) {
-    // Counts were clamped to their maximum, which fits in u32.
-    let small = v.min(u32::MAX as u64) as u32;
-    match key {
-        "wtime" => go.wtime = Some(v),
-        "btime" => go.btime = Some(v),
-        "winc" => go.winc = Some(v),
-        "binc" => go.binc = Some(v),
-        "time" => go.time = Some(v),
-        "opptime" => go.opptime = Some(v),
-        "increment" => go.increment = Some(v),
-        "oppincrement" => go.oppincrement = Some(v),
-        "movetime" => go.movetime = Some(v),
-        "byoyomi" => go.byoyomi = Some(v),
-        "depth" => go.depth = Some(small),
-        "mate" => go.mate = Some(small),
-        "movestogo" => go.movestogo = Some(small),
-        "nodes" => go.nodes = Some(v),
-        _ => {}
     }
 }
 

@@ -257,3 +257,24 @@ fn banmoves_probe_setup() {
     assert!(invalid_msg("setup han movetime -3").contains("bad movetime"));
     assert!(invalid_msg("setup han depth 3").contains("unexpected"));
 }
+
+#[test]
+fn every_go_field_is_read_from_the_one_table() {
+    for (name, kind) in GO_FIELDS {
+        let line = match kind {
+            GoValue::Flag(_) => format!("go {name}"),
+            GoValue::Moves => format!("go {name} h1g3"),
+            _ => format!("go {name} 7"),
+        };
+        let Ok(Command::Go(g)) = line.parse::<Command>() else {
+            panic!("{line}");
+        };
+        assert!(g.problems.is_empty(), "{line}: {:?}", g.problems);
+        assert_ne!(*g, Go::default(), "{name} set nothing");
+    }
+    // fairyground's spellings of UCCI's opponent clock.
+    let Ok(Command::Go(g)) = "go time 5 oppotime 6 oppoincrement 7".parse::<Command>() else {
+        panic!()
+    };
+    assert_eq!((g.opptime, g.oppincrement), (Some(6), Some(7)));
+}

@@ -2,7 +2,7 @@
 //! from this table; defaults are read back from `Config::default()` so the
 //! table cannot drift from `Settings::default()`.
 
-use super::Dialect;
+use super::dialect::Dialect;
 use crate::board::RuleSet;
 use crate::search::{Ablation, Settings};
 use crate::text::clip;

@@ -4,11 +4,12 @@
 //! `stop`/`quit`, which first tell it to stop.
 
 use super::command::{Base, Command, Go, ParseError, PositionSpec};
+use super::dialect::Dialect;
 use super::options::{self, Config, Effect};
 use super::output::Writer;
 use super::setup::{self, SetupQuery};
 use super::worker::{self, SearchJob};
-use super::{ucci, uci, Dialect};
+use super::{ucci, uci};
 use crate::board::notation::setup_position;
 use crate::board::{parse_move, Color, Move, Position, Setup};
 use crate::search::{Control, Engine, Limits};

@@ -1,9 +1,9 @@
 //! UCCI output lines: ranks 0..9, option lines without `name`, scores as
 //! plain numbers, `nobestmove`.
 
+use super::dialect::Dialect;
 use super::options::{describe, Config, OPTIONS};
 use super::uci::{AUTHOR, ENGINE_NAME};
-use super::Dialect;
 use crate::board::{move_to_string, Move, Notation};
 use crate::search::{Info, Score};
 

@@ -1,7 +1,7 @@
 //! UCI output lines.
 
+use super::dialect::Dialect;
 use super::options::{describe, Config, OPTIONS};
-use super::Dialect;
 use crate::board::{move_to_string, Move, Notation};
 use crate::search::{Bound, Info, Score};
 

@@ -1,8 +1,9 @@
 //! Jobs that run on the worker thread: a search (with its game-end and
 //! bestmove bookkeeping) and perft. Both stop on the session's `stop`.
 
+use super::dialect::Dialect;
 use super::output::Writer;
-use super::{ucci, uci, Dialect};
+use super::{ucci, uci};
 use crate::board::perft::divide_until;
 use crate::board::{game_end, GameEnd, Move, Outcome, Position};
 use crate::search::{Control, Engine, Info, Limits, Report, RootSet};
