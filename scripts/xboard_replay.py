@@ -1,0 +1,300 @@
+#!/usr/bin/env python3
+"""Replays the games of an XBoard `-saveGameFile` PGN with pyffish.
+
+XBoard 4.9 writes the games of an engine-defined variant (Janggi) in its own
+SAN: the piece letters the first engine's `setup` gave (N/B or H/E for horse
+and elephant), the soldier with its letter too (`Pd6`, `Pcb3`), files a..i,
+ranks 0..9 (one less than pyffish's 1..10), disambiguation by file, rank or
+both (`Afe1`, `A2f2`, `Ph5g5`), `x` for captures, and `--` for a pass. When the engine's `setup` names a parent XBoard does not
+know (`9x10+0_janggi`), XBoard writes no Variant tag and treats the soldier as
+a chess pawn: a forward move without letter (`c5`, same file), any other
+soldier move in coordinates (`a3b3`, `h3xg3`), other pieces with their
+from-square (`Cb2e2`, `Ee3xg6`).
+Coordinate moves (`b0c2`, ranks 0..9) and the pass spellings `@@@@`, `pass`,
+`0000` are taken as well.
+
+Checks, per game:
+  * every move is legal in pyffish under the variant, and the SAN names
+    exactly one legal move (piece letter, capture mark and disambiguation
+    agree with the position);
+  * the game has a decisive or drawn result (not `*`) whose comment names no
+    forfeit, illegal move, time loss, crash or the like;
+  * the result is the rules' verdict at the end: pyffish's game_result when
+    the side to move has no legal move, else is_immediate_game_end, else
+    is_optional_game_end (values from the side to move's view).
+With --games N, the file must hold exactly N games.
+
+  xboard_replay.py [--variant janggi] [--games N] [-v] GAMES.pgn
+
+Prints one line per game and `N passed, M failed`; exit status 0 only if all
+games pass.
+"""
+import argparse
+import re
+import sys
+
+import pyffish as sf
+
+# Piece letters of both letter sets, to one kind each.
+KIND = {"K": "K", "G": "K", "A": "A", "B": "E", "E": "E", "N": "H", "H": "H",
+        "R": "R", "C": "C", "P": "P", "S": "P"}
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+PASSES = ("--", "@@@@", "pass", "0000", "Z0")
+BAD_WORDS = ("forfeit", "illegal", "time", "crash", "disconnect", "abort",
+             "adjudicat", "stall", "resign", "exit", "error", "bare king", "unfinished")
+EVAL_COMMENT = re.compile(r"^\s*(book|[+-]?\d+(\.\d+)?/\d+(\s+[\d.:]+)?)\s*$")
+SAN = re.compile(r"^([A-Z])?([a-i])?([0-9])?(x|:)?([a-i])([0-9])(=?[A-Z])?[+#!?]*$")
+TOKEN = re.compile(r"[^\s{};()\[\]]+")
+COORD = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
+
+
+class Game:
+    def __init__(self):
+        self.tags, self.moves, self.comments, self.result = {}, [], [], None
+        self.reason = ""   # the result comment
+
+
+def read_pgn(text):
+    """Games as Game objects: tags, move tokens, result and its comment."""
+    games, game = [], None
+    pos, n = 0, len(text)
+    while pos < n:
+        c = text[pos]
+        if c.isspace():
+            pos += 1
+            continue
+        if c == "[" and (pos == 0 or text[pos - 1] == "\n"):
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', text[pos:end])
+            if m:
+                if game is None or game.moves or game.result:
+                    game = Game()
+                    games.append(game)
+                game.tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+            pos = end
+            continue
+        if game is None:
+            game = Game()
+            games.append(game)
+        if c == "{":
+            end = text.find("}", pos)
+            end = n if end < 0 else end
+            comment = text[pos + 1:end].strip()
+            game.comments.append((len(game.moves), comment))
+            pos = end + 1
+            continue
+        if c == ";":
+            end = text.find("\n", pos)
+            pos = n if end < 0 else end
+            continue
+        if c == "(":
+            depth = 0
+            while pos < n:
+                if text[pos] == "(":
+                    depth += 1
+                elif text[pos] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                pos += 1
+            pos += 1
+            continue
+        m = TOKEN.match(text, pos)
+        if not m:          # a stray bracket
+            pos += 1
+            continue
+        tok = m.group(0)
+        pos = m.end()
+        if re.fullmatch(r"\d+\.+", tok) or tok.startswith("$"):
+            continue
+        tok = re.sub(r"^\d+\.+", "", tok)
+        if tok in RESULTS:
+            game.result = tok
+            game.reason = result_comment(game)
+            game = None
+            continue
+        game.moves.append(tok)
+    return games
+
+
+def result_comment(game):
+    """The comment XBoard writes just before the result (not a move's eval,
+    not the board diagram it writes before the moves of a set-up game)."""
+    following = [c for at, c in game.comments
+                 if at == len(game.moves) and not c.startswith("-----")]
+    if not following:
+        return ""
+    if len(following) == 1 and game.moves and EVAL_COMMENT.match(following[0]):
+        return ""
+    return following[-1]
+
+
+def board_of(fen):
+    """{square: letter} from a FEN's board field, squares as in UCI (a1..i10)."""
+    board = {}
+    rows = fen.split()[0].split("/")
+    height = len(rows)
+    for r, row in enumerate(rows):
+        rank = height - r
+        f = 0
+        for m in re.finditer(r"\d+|\+?[A-Za-z]~?", row):
+            t = m.group(0)
+            if t.isdigit():
+                f += int(t)
+            else:
+                board["%s%d" % (chr(ord("a") + f), rank)] = t.lstrip("+").rstrip("~")
+                f += 1
+    return board
+
+
+def resolve(token, legal, board):
+    """The UCI move a PGN token names, or (None, why)."""
+    if token in PASSES:
+        passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
+        return (passes[0], None) if passes else (None, "pass not legal here")
+    m = COORD.match(token)
+    if m:
+        uci = "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
+        if uci in legal:
+            return uci, None
+        if not SAN.match(token):
+            return None, "%s (%s) not legal" % (token, uci)
+    m = SAN.match(token)
+    if not m:
+        return None, "cannot read move %r" % token
+    letter, ffile, frank, capture, tfile, trank, promo = m.groups()
+    if promo:
+        return None, "promotion %r in %r" % (promo, token)
+    kind = KIND.get(letter or "P")
+    if kind is None:
+        return None, "unknown piece letter in %r" % token
+    if letter is None and ffile is None:
+        ffile = tfile    # a letterless soldier move, chess-pawn style: `c5` keeps its file
+    to = "%s%d" % (tfile, int(trank) + 1)
+    cands = []
+    for uci in legal:
+        mm = re.match(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$", uci)
+        if not mm:
+            continue
+        frm = mm.group(1) + mm.group(2)
+        if mm.group(3) + mm.group(4) != to or frm == to:
+            continue
+        piece = board.get(frm)
+        if piece is None or KIND.get(piece.upper()) != kind:
+            continue
+        if ffile and mm.group(1) != ffile:
+            continue
+        if frank and int(mm.group(2)) != int(frank) + 1:
+            continue
+        cands.append(uci)
+    if len(cands) != 1:
+        why = "no legal move" if not cands else "ambiguous (%s)" % " ".join(cands)
+        return None, "%s: %s" % (token, why)
+    uci = cands[0]
+    if bool(capture) != (to in board):
+        return None, "%s: capture mark %s a piece on %s" % (
+            token, "without" if capture else "but", to)
+    return uci, None
+
+
+def verdict(variant, fen, moves, legal):
+    """(over, result) by the rules, pyffish's values from the side to move's view."""
+    white = sf.get_fen(variant, fen, moves).split()[1] == "w"
+
+    def result(value):
+        if value == 0:
+            return "1/2-1/2"
+        return "1-0" if (value > 0) == white else "0-1"
+
+    if not legal:
+        return True, result(sf.game_result(variant, fen, moves))
+    over, value = sf.is_immediate_game_end(variant, fen, moves)
+    if over:
+        return True, result(value)
+    over, value = sf.is_optional_game_end(variant, fen, moves)
+    if over:
+        return True, result(value)
+    return False, None
+
+
+def check(game, default_variant, verbose):
+    """(problems, summary) of one game."""
+    variant = game.tags.get("Variant", "").strip().lower() or default_variant
+    if variant not in sf.variants():
+        return ["variant %r unknown to pyffish" % variant], ""
+    fen = game.tags.get("FEN") if game.tags.get("SetUp", "1") == "1" else None
+    fen = fen or sf.start_fen(variant)
+    fields = fen.split()
+    if len(fields) == 4:           # XBoard writes `... w 0 1` without castling/e.p.
+        fields[2:2] = ["-", "-"]
+    fen = " ".join(fields)
+    if sf.validate_fen(fen, variant) != sf.FEN_OK:
+        return ["FEN %r not valid for %s" % (fen, variant)], ""
+    fen = sf.get_fen(variant, fen, [])
+    problems, moves = [], []
+    for ply, token in enumerate(game.moves):
+        current = sf.get_fen(variant, fen, moves)
+        legal = sf.legal_moves(variant, fen, moves)
+        board = board_of(current)
+        uci, why = resolve(token, legal, board)
+        if uci is None:
+            problems.append("ply %d (%s to move): %s" % (
+                ply + 1, "White" if current.split()[1] == "w" else "Black", why))
+            break
+        if verbose:
+            print("  %3d %-8s %s" % (ply + 1, token, uci))
+        if not legal or sf.is_immediate_game_end(variant, fen, moves)[0]:
+            # (an optional end, such as a repetition, may be played on)
+            problems.append("ply %d: %s played after the game was over by the rules" % (ply + 1, token))
+            break
+        moves.append(uci)
+    result, reason = game.result, game.reason
+    summary = "%s {%s}, %d plies" % (result, reason, len(game.moves))
+    if problems:
+        return problems, summary
+    if result is None or result == "*":
+        problems.append("no result (game unfinished)")
+        return problems, summary
+    low = reason.lower()
+    bad = [w for w in BAD_WORDS if w in low]
+    if bad:
+        problems.append("result comment {%s} says %s" % (reason, ", ".join(bad)))
+    over, rules = verdict(variant, fen, moves, sf.legal_moves(variant, fen, moves))
+    if not over:
+        problems.append("the game is not over by the rules, but the PGN says %s" % result)
+    elif rules != result:
+        problems.append("the rules say %s at the end, the PGN says %s" % (rules, result))
+    return problems, summary
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("pgn")
+    ap.add_argument("--variant", default="janggi", help="if a game has no Variant tag")
+    ap.add_argument("--games", type=int, help="the number of games the file must hold")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every move")
+    args = ap.parse_args()
+    with open(args.pgn, encoding="utf-8", errors="replace") as f:
+        games = read_pgn(f.read())
+    passed = failed = 0
+    for i, game in enumerate(games, 1):
+        who = "%s - %s" % (game.tags.get("White", "?"), game.tags.get("Black", "?"))
+        problems, summary = check(game, args.variant, args.verbose)
+        if problems:
+            failed += 1
+            print("game %d (%s): FAIL %s" % (i, who, summary))
+            for p in problems:
+                print("    " + p)
+        else:
+            passed += 1
+            print("game %d (%s): ok %s" % (i, who, summary))
+    if args.games is not None and len(games) != args.games:
+        print("expected %d games, the file holds %d" % (args.games, len(games)))
+        failed += max(0, args.games - len(games)) or 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
