@@ -2,16 +2,21 @@
 """Replays the games of an XBoard `-saveGameFile` PGN with pyffish.
 
 XBoard 4.9 writes the games of an engine-defined variant (Janggi) in its own
-SAN: the piece letters the first engine's `setup` gave (N/B or H/E for horse
-and elephant), the soldier with its letter too (`Pd6`, `Pcb3`), files a..i,
-ranks 0..9 (one less than pyffish's 1..10), disambiguation by file, rank or
-both (`Afe1`, `A2f2`, `Ph5g5`), `x` for captures, and `--` for a pass. When the engine's `setup` names a parent XBoard does not
-know (`9x10+0_janggi`), XBoard writes no Variant tag and treats the soldier as
-a chess pawn: a forward move without letter (`c5`, same file), any other
-soldier move in coordinates (`a3b3`, `h3xg3`), other pieces with their
-from-square (`Cb2e2`, `Ee3xg6`).
-Coordinate moves (`b0c2`, ranks 0..9) and the pass spellings `@@@@`, `pass`,
-`0000` are taken as well.
+SAN, judged by the moves it believes the pieces have: the piece letters the
+first engine's `setup` gave (N/B or H/E for horse and elephant), files a..i,
+ranks 0..9 (one less than pyffish's 1..10), `x` for captures, `--` for a pass.
+  * With Fairy-Stockfish's setup (parent `_xiangqi`, the soldier outside
+    XBoard's pawn slot, `piece` commands): the soldier with its letter
+    (`Pd6`, `Pcb3`), disambiguation by file, rank or both (`Afe1`, `A2f2`,
+    `Ph5g5`), and Variant and VariantMen tags.
+  * With the soldier in XBoard's pawn slot and no `piece` commands (parent
+    `_janggi`): no Variant tag; the soldier is a chess pawn, a straight move
+    without letter (`c5`, same file), any other soldier move in coordinates
+    (`a3b3`, `h3xg3`), and on the last rank the promotion suffix `=.` (`g0=.`,
+    sent to the engine as `usermove g1g0.`), read here as no promotion; other
+    pieces often with their from-square (`Cb2e2`, `Ee3xg6`).
+Coordinate moves (`b0c2`) and the pass spellings `@@@@`, `pass`, `0000` are
+taken as well.
 
 Checks, per game:
   * every move is legal in pyffish under the variant, and the SAN names
@@ -24,7 +29,17 @@ Checks, per game:
     is_optional_game_end (values from the side to move's view).
 With --games N, the file must hold exactly N games.
 
-  xboard_replay.py [--variant janggi] [--games N] [-v] GAMES.pgn
+A SAN that fits more than one legal move is a failure: XBoard judges
+ambiguity by the moves it believes the pieces have, and when the engine's
+`setup` put the guard in a slot XBoard moves diagonally only (and sent no
+`piece` command), XBoard writes `Ae8` where two guards can go, and no PGN
+reader can replay the file. With --debug-log XBOARD.debug the moves the
+engines sent (`move b0c2`) settle which move was played, so the replay goes on
+and checks the rest of the game; with --allow-ambiguous as well, such SAN is
+only a warning.
+
+  xboard_replay.py [--variant janggi] [--games N] [--debug-log FILE]
+                   [--allow-ambiguous] [-v] GAMES.pgn
 
 Prints one line per game and `N passed, M failed`; exit status 0 only if all
 games pass.
@@ -43,9 +58,9 @@ PASSES = ("--", "@@@@", "pass", "0000", "Z0")
 BAD_WORDS = ("forfeit", "illegal", "time", "crash", "disconnect", "abort",
              "adjudicat", "stall", "resign", "exit", "error", "bare king", "unfinished")
 EVAL_COMMENT = re.compile(r"^\s*(book|[+-]?\d+(\.\d+)?/\d+(\s+[\d.:]+)?)\s*$")
-SAN = re.compile(r"^([A-Z])?([a-i])?([0-9])?(x|:)?([a-i])([0-9])(=?[A-Z])?[+#!?]*$")
+SAN = re.compile(r"^([A-Z])?([a-i])?([0-9])?(x|:)?([a-i])([0-9])(=?[A-Z.])?[+#!?]*$")
 TOKEN = re.compile(r"[^\s{};()\[\]]+")
-COORD = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
+COORD = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])\.?$")
 
 
 class Game:
@@ -148,8 +163,36 @@ def board_of(fen):
     return board
 
 
+def read_debug_moves(path):
+    """{game number: [UCI moves]} from an XBoard debug log: what the engines sent."""
+    games, current = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.match(r"^New game \((\d+)\)", line)
+            if m:
+                current = games.setdefault(int(m.group(1)), [])
+                current.clear()
+                continue
+            m = re.match(r"^\d+ <(?:first |second): move (\S+)\s*$", line)
+            if m and current is not None:
+                current.append(m.group(1))
+    return games
+
+
+def xboard_to_uci(move, legal):
+    """An engine's CECP move (ranks 0..9, `@@@@` or `pass`) as pyffish's UCI."""
+    if move in ("@@@@", "pass", "0000"):
+        passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
+        return passes[0] if passes else None
+    m = COORD.match(move)
+    if not m:
+        return None
+    return "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
+
+
 def resolve(token, legal, board):
-    """The UCI move a PGN token names, or (None, why)."""
+    """The UCI move a PGN token names, or (None, why); why starts with
+    "ambiguous" when several legal moves fit."""
     if token in PASSES:
         passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
         return (passes[0], None) if passes else (None, "pass not legal here")
@@ -164,7 +207,7 @@ def resolve(token, legal, board):
     if not m:
         return None, "cannot read move %r" % token
     letter, ffile, frank, capture, tfile, trank, promo = m.groups()
-    if promo:
+    if promo and promo.lstrip("=") != ".":
         return None, "promotion %r in %r" % (promo, token)
     kind = KIND.get(letter or "P")
     if kind is None:
@@ -188,9 +231,10 @@ def resolve(token, legal, board):
         if frank and int(mm.group(2)) != int(frank) + 1:
             continue
         cands.append(uci)
-    if len(cands) != 1:
-        why = "no legal move" if not cands else "ambiguous (%s)" % " ".join(cands)
-        return None, "%s: %s" % (token, why)
+    if len(cands) > 1:
+        return None, "ambiguous: %s fits %s" % (token, " ".join(cands))
+    if not cands:
+        return None, "%s: no legal move" % token
     uci = cands[0]
     if bool(capture) != (to in board):
         return None, "%s: capture mark %s a piece on %s" % (
@@ -218,11 +262,12 @@ def verdict(variant, fen, moves, legal):
     return False, None
 
 
-def check(game, default_variant, verbose):
-    """(problems, summary) of one game."""
+def check(game, default_variant, verbose, sent=None, allow_ambiguous=False):
+    """(problems, warnings, summary) of one game; sent: the engines' moves
+    from the debug log, to settle an ambiguous SAN."""
     variant = game.tags.get("Variant", "").strip().lower() or default_variant
     if variant not in sf.variants():
-        return ["variant %r unknown to pyffish" % variant], ""
+        return ["variant %r unknown to pyffish" % variant], [], ""
     fen = game.tags.get("FEN") if game.tags.get("SetUp", "1") == "1" else None
     fen = fen or sf.start_fen(variant)
     fields = fen.split()
@@ -230,17 +275,25 @@ def check(game, default_variant, verbose):
         fields[2:2] = ["-", "-"]
     fen = " ".join(fields)
     if sf.validate_fen(fen, variant) != sf.FEN_OK:
-        return ["FEN %r not valid for %s" % (fen, variant)], ""
+        return ["FEN %r not valid for %s" % (fen, variant)], [], ""
     fen = sf.get_fen(variant, fen, [])
-    problems, moves = [], []
+    problems, warnings, moves = [], [], []
     for ply, token in enumerate(game.moves):
         current = sf.get_fen(variant, fen, moves)
         legal = sf.legal_moves(variant, fen, moves)
         board = board_of(current)
         uci, why = resolve(token, legal, board)
+        where = "ply %d (%s to move)" % (ply + 1, "White" if current.split()[1] == "w" else "Black")
+        if uci is None and why.startswith("ambiguous") and sent is not None:
+            played = xboard_to_uci(sent[ply], legal) if ply < len(sent) else None
+            if played is not None and played in why.split(" fits ")[1].split():
+                note = "%s: %s; the engine sent %s" % (where, why, sent[ply])
+                (warnings if allow_ambiguous else problems).append(note)
+                uci = played
+            else:
+                why += "; the debug log has %s there" % (sent[ply] if ply < len(sent) else "no move")
         if uci is None:
-            problems.append("ply %d (%s to move): %s" % (
-                ply + 1, "White" if current.split()[1] == "w" else "Black", why))
+            problems.append("%s: %s" % (where, why))
             break
         if verbose:
             print("  %3d %-8s %s" % (ply + 1, token, uci))
@@ -251,11 +304,11 @@ def check(game, default_variant, verbose):
         moves.append(uci)
     result, reason = game.result, game.reason
     summary = "%s {%s}, %d plies" % (result, reason, len(game.moves))
-    if problems:
-        return problems, summary
+    if len(moves) < len(game.moves):
+        return problems, warnings, summary
     if result is None or result == "*":
         problems.append("no result (game unfinished)")
-        return problems, summary
+        return problems, warnings, summary
     low = reason.lower()
     bad = [w for w in BAD_WORDS if w in low]
     if bad:
@@ -265,7 +318,7 @@ def check(game, default_variant, verbose):
         problems.append("the game is not over by the rules, but the PGN says %s" % result)
     elif rules != result:
         problems.append("the rules say %s at the end, the PGN says %s" % (rules, result))
-    return problems, summary
+    return problems, warnings, summary
 
 
 def main():
@@ -273,22 +326,33 @@ def main():
     ap.add_argument("pgn")
     ap.add_argument("--variant", default="janggi", help="if a game has no Variant tag")
     ap.add_argument("--games", type=int, help="the number of games the file must hold")
+    ap.add_argument("--debug-log", help="XBoard's -debug file, to settle ambiguous SAN")
+    ap.add_argument("--allow-ambiguous", action="store_true",
+                    help="ambiguous SAN the debug log settles is a warning, not a failure")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every move")
     args = ap.parse_args()
     with open(args.pgn, encoding="utf-8", errors="replace") as f:
         games = read_pgn(f.read())
+    sent_by_game = read_debug_moves(args.debug_log) if args.debug_log else None
     passed = failed = 0
     for i, game in enumerate(games, 1):
         who = "%s - %s" % (game.tags.get("White", "?"), game.tags.get("Black", "?"))
-        problems, summary = check(game, args.variant, args.verbose)
+        sent = None
+        if sent_by_game is not None:
+            rnd = game.tags.get("Round", "")
+            sent = sent_by_game.get(int(rnd) if rnd.isdigit() else i)
+        problems, warnings, summary = check(game, args.variant, args.verbose,
+                                            sent, args.allow_ambiguous)
         if problems:
             failed += 1
             print("game %d (%s): FAIL %s" % (i, who, summary))
-            for p in problems:
-                print("    " + p)
         else:
             passed += 1
             print("game %d (%s): ok %s" % (i, who, summary))
+        for p in problems:
+            print("    " + p)
+        for w in warnings:
+            print("    warning: " + w)
     if args.games is not None and len(games) != args.games:
         print("expected %d games, the file holds %d" % (args.games, len(games)))
         failed += max(0, args.games - len(games)) or 1
