@@ -438,6 +438,15 @@ fn ten_thousand_mutated_lines() {
         if t.len() == 1 && t[0].eq_ignore_ascii_case("ucci") {
             notation = Notation::Ucci;
         }
+        // UCI-cyclone (ranks 0..9), as in Fairy-Stockfish: `ucicyclone`, or
+        // a `fen`/`startpos` line without `position`, until the next `uci`.
+        if (t.len() == 1 && t[0].eq_ignore_ascii_case("ucicyclone"))
+            || t.first().is_some_and(|w| {
+                w.eq_ignore_ascii_case("fen") || w.eq_ignore_ascii_case("startpos")
+            })
+        {
+            notation = Notation::Ucci;
+        }
         e.send_bytes(&line);
         e.send_bytes(b"\n");
         sent.push(text.clone());

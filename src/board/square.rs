@@ -132,6 +132,13 @@ impl Color {
     }
 
     pub const ALL: [Color; 2] = [Color::Cho, Color::Han];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Color::Cho => "Cho",
+            Color::Han => "Han",
+        }
+    }
 }
 
 impl std::ops::Not for Color {

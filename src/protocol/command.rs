@@ -19,6 +19,11 @@ pub enum Command {
         value: Option<String>,
     },
     Position(PositionSpec),
+    /// `ucicyclone`: UCI with ranks 0..9 from now on.
+    UciCyclone,
+    /// `fen ...` / `startpos ...` without `position`: sets the position and
+    /// switches to ranks 0..9, as Fairy-Stockfish does.
+    CyclonePosition(PositionSpec),
     Go(Box<Go>),
     Perft(u32),
     Stop,
@@ -130,7 +135,13 @@ impl FromStr for Command {
             "uci" => no_args(Command::Uci),
             "ucci" => no_args(Command::Ucci),
             "isready" => Ok(Command::IsReady),
-            "ucinewgame" => Ok(Command::UciNewGame),
+            "ucinewgame" | "uccinewgame" => Ok(Command::UciNewGame),
+            "ucicyclone" => no_args(Command::UciCyclone),
+            "fen" | "startpos" => {
+                let mut all = vec![word];
+                all.extend(&rest);
+                parse_position(&all, word).map(Command::CyclonePosition)
+            }
             "debug" | "register" => Ok(Command::Ignored),
             "setoption" => parse_setoption(&rest),
             "position" => parse_position(&rest, "position").map(Command::Position),

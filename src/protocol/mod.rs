@@ -1,13 +1,15 @@
-//! The UCI / UCCI protocol loop: stdin is read on its own thread, parsed into
-//! [`Command`]s and executed by a [`Session`], whose searches run on a worker
-//! thread so that `stop`, `isready`, `ponderhit` and `quit` are answered at
-//! once.
+//! The protocol loop: stdin is read on its own thread. A first line `xboard`
+//! selects CECP (an [`xboard::Xboard`] conversation); anything else UCI or
+//! UCCI, parsed into [`Command`]s and executed by a [`Session`]. Searches
+//! run on a worker thread so that `stop`, `isready`, `ponderhit` and `quit`
+//! are answered at once.
 //!
 //! One job runs at a time. A `go`, `go perft` or `setup` that arrives while
 //! a search runs stops it first (its `bestmove` is still printed), so a GUI
 //! that forgot `stop` gets an answer to each `go`. Option changes made during
 //! a search reach the engine when it is free.
 
+pub mod cecp;
 pub mod command;
 pub mod dialect;
 pub mod options;
@@ -17,12 +19,14 @@ pub mod setup;
 pub mod ucci;
 pub mod uci;
 pub mod worker;
+pub mod xboard;
 
 pub use command::{Command, ParseError};
 pub use dialect::Dialect;
 pub use output::Writer;
 pub use session::{Flow, Session};
 
+use crate::board::Move;
 use std::io::{self, BufRead};
 use std::sync::mpsc;
 use std::thread;
@@ -34,6 +38,20 @@ const MAX_LINE: usize = 16 << 20;
 pub enum Input {
     Line(String),
     TooLong(usize),
+}
+
+/// What the command loop waits for: a line from the GUI, or (CECP) a
+/// search that finished and wants its move played.
+pub enum Event {
+    Input(Input),
+    SearchDone {
+        id: u64,
+        best: Option<Move>,
+        ponder: Option<Move>,
+    },
+    /// stdin is closed. Sent because the loop itself holds a sender (for
+    /// CECP's searches), so the channel never closes on its own.
+    Eof,
 }
 
 /// Reads one line as bytes (stdin need not be UTF-8). `None` at end of input.
@@ -74,7 +92,8 @@ fn finish(buf: &[u8], total: usize) -> Input {
 
 /// Runs the protocol loop on stdin/stdout until `quit` or end of input.
 pub fn run() {
-    let (tx, rx) = mpsc::channel::<Input>();
+    let (tx, rx) = mpsc::channel::<Event>();
+    let reader = tx.clone();
     // The reader never waits on anything but stdin, so `stop` and `quit`
     // get through whatever the search is doing.
     thread::spawn(move || {
@@ -82,14 +101,46 @@ pub fn run() {
         let mut lock = stdin.lock();
         let mut buf = Vec::new();
         while let Some(input) = read_line(&mut lock, &mut buf) {
-            if tx.send(input).is_err() {
-                break;
+            if reader.send(Event::Input(input)).is_err() {
+                return;
             }
         }
+        let _ = reader.send(Event::Eof);
     });
     let mut session = Session::new(Writer::stdout());
-    for input in rx {
+    let mut cecp: Option<xboard::Xboard> = None;
+    for event in rx.iter() {
+        let input = match event {
+            Event::Input(i) => i,
+            Event::Eof => break,
+            Event::SearchDone { id, best, ponder } => {
+                if let Some(x) = cecp.as_mut() {
+                    x.search_done(id, best, ponder);
+                }
+                continue;
+            }
+        };
+        if let Some(x) = cecp.as_mut() {
+            let more = match input {
+                Input::Line(l) => x.handle_line(&l),
+                Input::TooLong(n) => {
+                    Writer::stdout()
+                        .line(&format!("Error (line of {n} bytes is too long): ignored"));
+                    true
+                }
+            };
+            if !more {
+                return;
+            }
+            continue;
+        }
         let flow = match input {
+            Input::Line(l) if session.is_fresh() && l.trim() == "xboard" => {
+                let mut x = xboard::Xboard::new(Writer::stdout(), tx.clone());
+                x.handle_line(&l);
+                cecp = Some(x);
+                Flow::Continue
+            }
             Input::Line(l) => session.handle_line(&l),
             Input::TooLong(n) => {
                 session.report_error(&format!(
@@ -102,7 +153,10 @@ pub fn run() {
             return;
         }
     }
-    session.shutdown();
+    match cecp.as_mut() {
+        Some(x) => x.shutdown(),
+        None => session.shutdown(),
+    }
 }
 
 #[cfg(test)]

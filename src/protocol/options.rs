@@ -155,7 +155,18 @@ pub const OPTIONS: &[OptionDef] = &[
 ];
 
 /// Options Fairy-Stockfish GUIs send that mean nothing here.
-const IGNORED: &[&str] = &["UCI_Chess960", "EvalFile", "VariantPath", "Use NNUE"];
+/// python-chess configs set `SyzygyPath`, Liground `Analysis Contempt`.
+const IGNORED: &[&str] = &[
+    "UCI_Chess960",
+    "EvalFile",
+    "VariantPath",
+    "Use NNUE",
+    "SyzygyPath",
+    "Analysis Contempt",
+];
+
+/// Other names GUIs use for an option (fairyground's UCCI mode).
+const ALIASES: &[(&str, Id)] = &[("UCCI_Variant", Id::Variant)];
 
 /// Option names compare case-insensitively, with `_` standing for a space
 /// (UCCI cannot write spaces in a name).
@@ -165,9 +176,13 @@ fn normalise(name: &str) -> String {
 
 pub fn find(name: &str) -> Option<&'static OptionDef> {
     let n = normalise(name);
+    let id = ALIASES
+        .iter()
+        .find(|(a, _)| normalise(a) == n)
+        .map(|(_, id)| *id);
     OPTIONS
         .iter()
-        .find(|d| normalise(d.uci) == n || normalise(d.ucci) == n)
+        .find(|d| Some(d.id) == id || normalise(d.uci) == n || normalise(d.ucci) == n)
 }
 
 pub fn is_ignored(name: &str) -> bool {

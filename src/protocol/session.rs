@@ -32,6 +32,9 @@ struct Job {
 pub struct Session {
     out: Writer,
     dialect: Option<Dialect>,
+    /// UCI with ranks 0..9 (`ucicyclone`, or a `fen`/`startpos` line
+    /// without `position`), as Fairy-Stockfish offers for uci2wb.
+    cyclone: bool,
     config: Config,
     pos: Position,
     /// UCCI `banmoves`: apply to the next search of this position only.
@@ -53,6 +56,7 @@ impl Session {
         Session {
             out,
             dialect: None,
+            cyclone: false,
             pos: Position::startpos(config.variant),
             engine: Arc::new(Mutex::new(Engine::new(config.settings.clone()))),
             config,
@@ -61,6 +65,20 @@ impl Session {
             job: None,
             settings_pending: false,
             clear_pending: false,
+        }
+    }
+
+    /// Nothing has been said yet (so a first `xboard` may still pick CECP).
+    pub fn is_fresh(&self) -> bool {
+        self.dialect.is_none()
+    }
+
+    /// How moves are read and written now.
+    pub fn notation(&self) -> crate::board::Notation {
+        if self.cyclone {
+            crate::board::Notation::Ucci
+        } else {
+            self.dialect().notation()
         }
     }
 
@@ -79,6 +97,12 @@ impl Session {
 
     pub fn handle_line(&mut self, line: &str) -> Flow {
         self.out.log_input(line);
+        // As in Fairy-Stockfish, a `fen`/`startpos` line without `position`
+        // switches to ranks 0..9 whether or not the rest of it reads.
+        let first = line.split_whitespace().next().unwrap_or("");
+        if first.eq_ignore_ascii_case("fen") || first.eq_ignore_ascii_case("startpos") {
+            self.cyclone = true;
+        }
         match line.parse::<Command>() {
             Ok(cmd) => {
                 if self.dialect.is_none() {
@@ -102,12 +126,14 @@ impl Session {
         match cmd {
             Command::Uci => {
                 self.dialect = Some(Dialect::Uci);
+                self.cyclone = false;
                 uci::hello(&Config::default())
                     .iter()
                     .for_each(|l| self.out.line(l));
             }
             Command::Ucci => {
                 self.dialect = Some(Dialect::Ucci);
+                self.cyclone = false;
                 ucci::hello(&Config::default())
                     .iter()
                     .for_each(|l| self.out.line(l));
@@ -122,6 +148,14 @@ impl Session {
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => {
+                if let Some(p) = self.build_position(&spec, "position") {
+                    self.pos = p;
+                    self.banmoves.clear();
+                }
+            }
+            Command::UciCyclone => self.cyclone = true,
+            Command::CyclonePosition(spec) => {
+                self.cyclone = true;
                 if let Some(p) = self.build_position(&spec, "position") {
                     self.pos = p;
                     self.banmoves.clear();
@@ -265,7 +299,15 @@ impl Session {
                 self.clear_pending = true;
                 self.sync_engine();
             }
-            Ok(Effect::Variant) => self.pos.set_rules(self.config.variant),
+            Ok(Effect::Variant) => {
+                self.pos.set_rules(self.config.variant);
+                // Fairy-Stockfish's line, from which uci2wb builds XBoard's board.
+                self.out.info_string(&format!(
+                    "variant {} files 9 ranks 10 pocket 0 template janggi startpos {}",
+                    self.config.variant.name(),
+                    crate::board::START_FEN
+                ));
+            }
             Ok(Effect::DebugLog) => {
                 if let Err(e) = self.out.set_log(&self.config.debug_log) {
                     self.config.debug_log.clear();
@@ -301,7 +343,7 @@ impl Session {
                 return None;
             }
         };
-        let notation = self.dialect().notation();
+        let notation = self.notation();
         for (i, text) in spec.moves.iter().enumerate() {
             match parse_move(&pos, text, notation) {
                 Ok(m) => pos.make(m),
@@ -321,7 +363,7 @@ impl Session {
     fn ban(&mut self, list: &[String]) {
         self.banmoves.clear();
         for text in list {
-            match parse_move(&self.pos, text, self.dialect().notation()) {
+            match parse_move(&self.pos, text, self.notation()) {
                 Ok(m) => self.banmoves.push(m),
                 Err(e) => self.out.error(&format!("banmoves: {e}; not banned")),
             }
@@ -346,7 +388,7 @@ impl Session {
         let inc = scaled(go.increment).or(ours(go.winc, go.binc));
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match parse_move(&self.pos, text, self.dialect().notation()) {
+            match parse_move(&self.pos, text, self.notation()) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => self.out.error(&format!("go searchmoves: {e}; skipped")),
             }
@@ -380,6 +422,7 @@ impl Session {
             pos: self.pos.clone(),
             limits,
             dialect: self.dialect(),
+            notation: self.notation(),
             show_wdl: self.config.settings.show_wdl,
             multipv: self.config.settings.multipv > 1,
         };
@@ -387,14 +430,14 @@ impl Session {
     }
 
     fn perft(&mut self, depth: u32) {
-        let (pos, threads, dialect, out, control) = (
+        let (pos, threads, notation, out, control) = (
             self.pos.clone(),
             self.config.settings.threads,
-            self.dialect(),
+            self.notation(),
             self.out.clone(),
             self.control.clone(),
         );
-        self.spawn(move || worker::perft(&pos, depth, threads, dialect, &out, &control));
+        self.spawn(move || worker::perft(&pos, depth, threads, notation, &out, &control));
     }
 
     fn setup(&mut self, han: Option<Setup>, movetime: Option<u64>) {

@@ -27,15 +27,13 @@ pub fn score(s: Score) -> String {
     }
 }
 
-fn pv(moves: &[Move]) -> String {
-    let strs: Vec<String> = moves
-        .iter()
-        .map(|&m| move_to_string(m, Notation::Uci))
-        .collect();
+fn pv(moves: &[Move], n: Notation) -> String {
+    let strs: Vec<String> = moves.iter().map(|&m| move_to_string(m, n)).collect();
     strs.join(" ")
 }
 
-pub fn info(i: &Info, show_wdl: bool) -> String {
+/// `n` is UCI's notation, or ranks 0..9 after `ucicyclone`.
+pub fn info(i: &Info, show_wdl: bool, n: Notation) -> String {
     let mut s = format!(
         "info depth {} seldepth {} multipv {} score {}",
         i.depth,
@@ -58,19 +56,19 @@ pub fn info(i: &Info, show_wdl: bool) -> String {
     ));
     if !i.pv.is_empty() {
         s.push_str(" pv ");
-        s.push_str(&pv(&i.pv));
+        s.push_str(&pv(&i.pv, n));
     }
     s
 }
 
-pub fn bestmove(best: Option<Move>, ponder: Option<Move>) -> String {
+pub fn bestmove(best: Option<Move>, ponder: Option<Move>, n: Notation) -> String {
     match (best, ponder) {
         (None, _) => "bestmove (none)".to_string(),
-        (Some(b), None) => format!("bestmove {}", move_to_string(b, Notation::Uci)),
+        (Some(b), None) => format!("bestmove {}", move_to_string(b, n)),
         (Some(b), Some(p)) => format!(
             "bestmove {} ponder {}",
-            move_to_string(b, Notation::Uci),
-            move_to_string(p, Notation::Uci)
+            move_to_string(b, n),
+            move_to_string(p, n)
         ),
     }
 }

@@ -5,7 +5,9 @@ use super::dialect::Dialect;
 use super::output::Writer;
 use super::{ucci, uci};
 use crate::board::perft::divide_until;
-use crate::board::{game_end, GameEnd, Move, Outcome, Position};
+use crate::board::{
+    game_end, move_to_string, parse_move, GameEnd, Move, Notation, Outcome, Position,
+};
 use crate::search::{Control, Engine, Info, Limits, Report, RootSet};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -18,6 +20,8 @@ pub struct SearchJob {
     pub pos: Position,
     pub limits: Limits,
     pub dialect: Dialect,
+    /// The dialect's, or ranks 0..9 for UCI after `ucicyclone`.
+    pub notation: Notation,
     pub show_wdl: bool,
     pub multipv: bool,
 }
@@ -42,11 +46,12 @@ impl SearchJob {
         let result = (!root.moves().is_empty()).then(|| {
             let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
             let (out, dialect, wdl, mpv) = (&self.out, self.dialect, self.show_wdl, self.multipv);
+            let n = self.notation;
             let mut report = |r: Report| match r {
-                Report::Info(i) => out.line(&info(dialect, &i, wdl, mpv)),
+                Report::Info(i) => out.line(&info(dialect, n, &i, wdl, mpv)),
                 Report::CurrMove { depth, mv, number } => out.line(&format!(
                     "info depth {depth} currmove {} currmovenumber {number}",
-                    dialect.mv(mv)
+                    move_to_string(mv, n)
                 )),
                 Report::Text(t) => out.info_string(&t),
             };
@@ -67,7 +72,8 @@ impl SearchJob {
                 crate::board::movegen::is_legal(&after, p)
             })
         });
-        self.out.line(&bestmove(self.dialect, best, ponder));
+        self.out
+            .line(&bestmove(self.dialect, self.notation, best, ponder));
     }
 
     /// UCI: in `infinite` and unanswered `ponder` searches `bestmove` waits
@@ -84,16 +90,16 @@ impl SearchJob {
     }
 }
 
-fn info(dialect: Dialect, i: &Info, show_wdl: bool, multipv: bool) -> String {
+fn info(dialect: Dialect, n: Notation, i: &Info, show_wdl: bool, multipv: bool) -> String {
     match dialect {
-        Dialect::Uci => uci::info(i, show_wdl),
+        Dialect::Uci => uci::info(i, show_wdl, n),
         Dialect::Ucci => ucci::info(i, multipv),
     }
 }
 
-fn bestmove(dialect: Dialect, best: Option<Move>, ponder: Option<Move>) -> String {
+fn bestmove(dialect: Dialect, n: Notation, best: Option<Move>, ponder: Option<Move>) -> String {
     match dialect {
-        Dialect::Uci => uci::bestmove(best, ponder),
+        Dialect::Uci => uci::bestmove(best, ponder, n),
         Dialect::Ucci => ucci::bestmove(best, ponder),
     }
 }
@@ -117,7 +123,7 @@ pub fn perft(
     pos: &Position,
     depth: u32,
     threads: usize,
-    dialect: Dialect,
+    notation: Notation,
     out: &Writer,
     control: &Control,
 ) {
@@ -132,11 +138,11 @@ pub fn perft(
     };
     let mut total = 0u64;
     for (m, n) in &lines {
-        let shown = match dialect {
-            Dialect::Uci => m.clone(),
+        let shown = match notation {
+            Notation::Uci => m.clone(),
             // divide writes UCI strings; the root moves are legal, so they read back.
-            Dialect::Ucci => crate::board::parse_move(pos, m, crate::board::Notation::Uci)
-                .map(|mv| dialect.mv(mv))
+            Notation::Ucci => parse_move(pos, m, Notation::Uci)
+                .map(|mv| move_to_string(mv, notation))
                 .unwrap_or_else(|_| m.clone()),
         };
         out.line(&format!("{shown}: {n}"));

@@ -21,12 +21,20 @@ pub enum Score {
     Mate(i32),
 }
 
-/// Converts an internal score to the protocol's.
+/// Converts an internal score to the protocol's. A game the search proves
+/// decided is a mate to the GUI, whether by checkmate or by the rules (a
+/// win on the count at bikjang, two passes, repetition or the move limit,
+/// perpetual check), as Fairy-Stockfish reports it: shown as `cp 19991`, a
+/// GUI would draw a 199-soldier lead.
 pub fn to_score(v: i32) -> Score {
     if v >= MATE_BOUND {
         Score::Mate((MATE - v + 1) / 2)
     } else if v <= -MATE_BOUND {
         Score::Mate(-(MATE + v) / 2)
+    } else if v >= WIN_BOUND {
+        Score::Mate((RULE_WIN - v + 1) / 2)
+    } else if v <= -WIN_BOUND {
+        Score::Mate(-(RULE_WIN + v) / 2)
     } else {
         Score::Cp(v)
     }
@@ -44,4 +52,21 @@ pub fn wdl(v: i32) -> (u32, u32, u32) {
     let w = (1000.0 * f((v as f64 - 80.0) / 120.0)) as u32;
     let l = (1000.0 * f((-v as f64 - 80.0) / 120.0)) as u32;
     (w, 1000 - w - l, l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decided_games_are_mates_both_ways() {
+        // Mate or rule win in one move (1 ply), lost in one move (2 plies).
+        assert_eq!(to_score(MATE - 1), Score::Mate(1));
+        assert_eq!(to_score(-(MATE - 2)), Score::Mate(-1));
+        assert_eq!(to_score(RULE_WIN - 1), Score::Mate(1));
+        assert_eq!(to_score(RULE_WIN - 5), Score::Mate(3));
+        assert_eq!(to_score(-(RULE_WIN - 4)), Score::Mate(-2));
+        assert_eq!(to_score(WIN_BOUND - 1), Score::Cp(WIN_BOUND - 1));
+        assert_eq!(to_score(0), Score::Cp(0));
+    }
 }
