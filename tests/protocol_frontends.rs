@@ -10,9 +10,7 @@ use protocol_support::*;
 
 #[test]
 fn variant_line_for_uci2wb() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("setoption name UCI_Variant value janggimodern");
     let lines = e.sync();
     assert_eq!(
@@ -26,18 +24,14 @@ fn variant_line_for_uci2wb() {
 
 #[test]
 fn uci_cyclone_writes_and_reads_ranks_from_zero() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("ucicyclone");
     e.send("position startpos moves b0c2");
     let lines = e.search("go depth 3");
     let after = position(None, &["b1c3"], Notation::Uci);
     check_search(&after, &lines, Notation::Ucci);
     // A `fen`/`startpos` line without `position` switches too.
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("startpos moves h0g2");
     let lines = e.search("go depth 3");
     check_search(
@@ -52,9 +46,7 @@ fn uci_cyclone_writes_and_reads_ranks_from_zero() {
 
 #[test]
 fn options_and_commands_frontends_send_are_accepted() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("setoption name SyzygyPath value /tmp");
     e.send("setoption name Analysis Contempt value Off");
     let lines = e.sync();
@@ -63,9 +55,7 @@ fn options_and_commands_frontends_send_are_accepted() {
     assert!(lines
         .iter()
         .any(|l| l.contains("'Analysis Contempt' is ignored")));
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(LONG, |l| l == "ucciok");
+    let mut e = Engine::start_ucci();
     e.send("setoption UCCI_Variant janggicasual");
     e.send("uccinewgame");
     e.send("position startpos");
@@ -77,9 +67,7 @@ fn options_and_commands_frontends_send_are_accepted() {
 
 #[test]
 fn a_win_on_the_count_is_a_mate_score() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     // Cho passed; Han passes back and wins on the count (73.5 to 72).
     e.send("position startpos moves e2e2");
     let lines = e.search("go depth 4");

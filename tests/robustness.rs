@@ -36,9 +36,7 @@ const WRAPPING_FEN: &str = "9/4k4/9/9/9/9/9/9/3K5/N4294967295r8 w - - 0 1";
 
 #[test]
 fn wrapping_digit_run_is_refused_everywhere() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send(&format!("position fen {WRAPPING_FEN}"));
     let lines = e.sync();
     assert!(
@@ -63,9 +61,7 @@ fn wrapping_digit_run_is_refused_everywhere() {
 
 #[test]
 fn go_perft_stops_and_nothing_waits_behind_it() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("position startpos");
     e.send("go perft 10");
     std::thread::sleep(Duration::from_millis(200));
@@ -161,6 +157,23 @@ fn tune_refuses_non_finite_results_with_the_line() {
         assert!(!ok, "{bad}: {out}");
         assert!(err.contains(":8: bad result"), "{bad}: {err}");
     }
+    // A FEN whose digit run wraps is refused with its line, not played.
+    let path = dir.join("games-fen.txt");
+    let mut text = String::new();
+    for i in 0..12 {
+        let fen = if i == 4 {
+            WRAPPING_FEN
+        } else {
+            janggun::board::START_FEN
+        };
+        text.push_str(&format!("{fen} | 0.5 | h1g3\n"));
+    }
+    std::fs::write(&path, text).unwrap();
+    let (ok, _, err) = run(&["tune", path.to_str().unwrap(), "--epochs", "2"], b"");
+    assert!(
+        !ok && err.contains(":5:") && err.contains("empty run"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -181,9 +194,7 @@ fn rules_batch_answers_every_line_blank_ones_too() {
 
 #[test]
 fn drawn_end_at_the_root_scores_zero_decided_ones_mate_zero() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send("setoption name UCI_Variant value janggicasual");
     e.send("position startpos moves e2e2 e9e9");
     let lines = e.search("go depth 3");
@@ -199,9 +210,7 @@ fn drawn_end_at_the_root_scores_zero_decided_ones_mate_zero() {
     let lines = e.search("go depth 3");
     assert!(lines.iter().any(|l| l == "info depth 0 score mate 0"));
     assert!(lines.iter().any(|l| l.contains("result 0-1")));
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(LONG, |l| l == "ucciok");
+    let mut e = Engine::start_ucci();
     e.send("setoption UCI_Variant janggicasual");
     e.send("position startpos moves e1e1 e8e8");
     let lines = e.search("go depth 3");
@@ -213,9 +222,7 @@ fn drawn_end_at_the_root_scores_zero_decided_ones_mate_zero() {
 
 #[test]
 fn control_bytes_in_errors_are_escaped() {
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send_bytes(b"position fen 9/4k4/9/9/9/9/9/9/4K4/8\x00 w - - 0 1\n");
     e.send_bytes(b"setoption name Hash value 1\x1b[2J\n");
     e.send_bytes(b"\x1b[31mfoo\n");
@@ -240,9 +247,7 @@ fn control_bytes_in_errors_are_escaped() {
 fn extra_pieces_are_accepted_and_played() {
     // A third chariot; its depth-2 count (1307) is in tests/data/extra_pieces.epd.
     let fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/R8/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send(&format!("position fen {fen}"));
     assert!(errors(&e.sync()).is_empty());
     let lines = e.search("go depth 5");
@@ -258,9 +263,7 @@ fn extra_pieces_are_accepted_and_played() {
 
 #[test]
 fn banned_move_is_never_played_even_when_searchmoves_names_it() {
-    let mut e = Engine::start();
-    e.send("ucci");
-    e.until(LONG, |l| l == "ucciok");
+    let mut e = Engine::start_ucci();
     // h0g2 (UCI h1g3) is the usual first choice at depth 1.
     e.send("position startpos");
     e.send("banmoves h0g2");
@@ -281,9 +284,7 @@ fn banned_move_is_never_played_even_when_searchmoves_names_it() {
 fn debug_log_file_records_both_directions() {
     let path = std::env::temp_dir().join(format!("janggun-log-{}.txt", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let mut e = Engine::start();
-    e.send("uci");
-    e.until(LONG, |l| l == "uciok");
+    let mut e = Engine::start_uci();
     e.send(&format!(
         "setoption name Debug Log File value {}",
         path.display()

@@ -479,7 +479,9 @@ impl Xboard {
             ..Limits::default()
         };
         if let Some(ms) = c.per_move_ms {
-            l.movetime = Some(ms);
+            // XBoard's `st` clock also runs while the move travels: keep a
+            // tenth (at most half a second) in hand.
+            l.movetime = Some(ms - (ms / 10).min(500));
         } else {
             l.time = Some(c.own_ms.unwrap_or(c.base_ms));
             l.inc = Some(c.inc_ms);

@@ -23,6 +23,22 @@ impl Engine {
         Engine::start_cmd(Command::new(env!("CARGO_BIN_EXE_janggun")))
     }
 
+    /// Started and past the `uci` handshake.
+    pub fn start_uci() -> Engine {
+        let mut e = Engine::start();
+        e.send("uci");
+        e.until(LONG, |l| l == "uciok");
+        e
+    }
+
+    /// Started and past the `ucci` handshake.
+    pub fn start_ucci() -> Engine {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.until(LONG, |l| l == "ucciok");
+        e
+    }
+
     /// Starts the engine through `sh -c` with a virtual memory limit (KB),
     /// to see what it does when allocations fail.
     pub fn start_limited(kb: u64) -> Engine {
