@@ -1,6 +1,7 @@
 //! Janggun: a Janggi (Korean chess) engine.
 
 pub mod board;
+pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod tools;

@@ -67,6 +67,8 @@ enum Command {
         #[arg(long)]
         freeze_pst: bool,
     },
+    /// Self-play training data for the NNUE (see `janggun datagen --help`).
+    Datagen(janggun::nnue::cli::DatagenArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -168,6 +170,7 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
+        Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
         Some(Command::Match { args }) => tools::r#match::main(&args),
         None => {
             janggun::protocol::run();

@@ -86,6 +86,7 @@ mod tests {
             nodes: vec![AtomicU64::new(0)],
             control: &control,
             node_limit: u64::MAX,
+            soft_node_limit: u64::MAX,
             ablation: crate::search::Ablation::None,
         };
         let mut hist = History::new();

@@ -39,6 +39,9 @@ pub struct Limits {
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop after the first completed iteration that reached this many
+    /// nodes (data generation: every move ends on a whole iteration).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub infinite: bool,

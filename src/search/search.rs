@@ -42,6 +42,8 @@ pub struct Shared<'a> {
     pub nodes: Vec<AtomicU64>,
     pub control: &'a Control,
     pub node_limit: u64,
+    /// Checked only between iterations (`Limits::soft_nodes`).
+    pub soft_node_limit: u64,
     /// A feature switched off for measurement (`Ablation::None` in play).
     pub ablation: Ablation,
 }

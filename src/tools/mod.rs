@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod bench;
+pub mod datagen;
 pub mod r#match;
 pub mod perft;
 pub mod selfplay;
