@@ -5,3 +5,11 @@
 pub mod cli;
 pub mod record;
 pub mod rng;
+pub mod accumulator;
+pub mod features;
+pub mod hash;
+pub mod net;
+pub mod simd;
+
+pub use accumulator::Accumulators;
+pub use net::Network;

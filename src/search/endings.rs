@@ -88,6 +88,7 @@ mod tests {
             node_limit: u64::MAX,
             soft_node_limit: u64::MAX,
             ablation: crate::search::Ablation::None,
+            net: None,
         };
         let mut hist = History::new();
         let tm = TimeManager::new(&Limits::default(), Color::Cho, 0);

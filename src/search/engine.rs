@@ -112,6 +112,7 @@ impl Engine {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
+            net: self.settings.nnue.as_deref(),
         };
         let opts = IterationOptions {
             multipv,

@@ -12,6 +12,7 @@ use std::sync::Arc;
 pub mod endings;
 pub mod engine;
 pub mod eval;
+pub mod neural;
 pub mod ordering;
 pub mod params;
 pub mod root;
@@ -208,6 +209,9 @@ pub struct Settings {
     pub show_wdl: bool,
     pub ponder: bool,
     pub ablation: Ablation,
+    /// The network to evaluate with (`Use NNUE`); `None`: the classical
+    /// evaluation.
+    pub nnue: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -224,6 +228,7 @@ impl Default for Settings {
             show_wdl: false,
             ponder: false,
             ablation: Ablation::None,
+            nnue: None,
         }
     }
 }
