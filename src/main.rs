@@ -69,6 +69,8 @@ enum Command {
     },
     /// Self-play training data for the NNUE (see `janggun datagen --help`).
     Datagen(janggun::nnue::cli::DatagenArgs),
+    /// Train an NNUE on datagen files (see `janggun train --help`).
+    Train(janggun::nnue::cli::TrainArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -171,6 +173,7 @@ fn main() -> ExitCode {
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
         Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
+        Some(Command::Train(args)) => janggun::nnue::cli::train(args),
         Some(Command::Match { args }) => tools::r#match::main(&args),
         None => {
             janggun::protocol::run();

@@ -70,3 +70,104 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     };
     crate::tools::datagen::run(&opts)
 }
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files (`janggun datagen` output).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Held-out data (default: every 20th record of the data).
+    #[arg(long)]
+    pub val: Option<PathBuf>,
+    #[arg(long, default_value_t = 256)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    #[arg(long, default_value_t = 8192)]
+    pub batch: usize,
+    /// Peak learning rate (cosine decay to 5% of it).
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// AdamW's decoupled weight decay.
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest: the score).
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Centipawns per unit of the net's output (default: fitted).
+    #[arg(long)]
+    pub scale: Option<f32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Do not add the left-right mirror image of every position.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Directory for checkpoints and the exported net.
+    #[arg(long, default_value = "target/nnue")]
+    pub out_dir: PathBuf,
+    /// Continue from a checkpoint (same --epochs, --hidden and data).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+pub fn train(args: TrainArgs) -> Result<(), String> {
+    use super::train;
+    if let Some(t) = args.threads {
+        if t == 0 || t > 256 {
+            return Err(format!("--threads must be 1..256, got {t}"));
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
+    let samples = train::load_samples(&args.data)?;
+    let val = match &args.val {
+        Some(v) => Some(train::load_samples(std::slice::from_ref(v))?),
+        None => None,
+    };
+    let (train_set, val_set) = train::split(samples, val);
+    eprintln!(
+        "train: {} training positions ({} with mirrors), {} held out",
+        train_set.len(),
+        train_set.len() * if args.no_mirror { 1 } else { 2 },
+        val_set.len()
+    );
+    let opts = train::Options {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        weight_decay: args.weight_decay,
+        wdl: args.wdl,
+        scale: args.scale,
+        seed: args.seed,
+        mirror: !args.no_mirror,
+        checkpoint: Some(args.out_dir.clone()),
+        resume: args.resume,
+    };
+    let start = std::time::Instant::now();
+    let (model, scale) = train::fit(&train_set, &val_set, &opts, &mut |r| {
+        eprintln!(
+            "epoch {:3}  train loss {:.6}  val loss {:.6}  lr {:.2e}  {:.0} positions/s",
+            r.epoch, r.train_loss, r.val_loss, r.lr, r.positions_per_s
+        );
+    })?;
+    let net = model.quantise(scale);
+    let path = args.out_dir.join(net.name());
+    std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let probe = &val_set[..val_set.len().min(5000)];
+    let (mean, worst) = train::quantisation_error(&model, scale, probe);
+    eprintln!(
+        "scale {scale:.1} cp; quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst} cp; {:.1} s",
+        probe.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("{}", path.display());
+    Ok(())
+}

@@ -10,6 +10,7 @@ pub mod features;
 pub mod hash;
 pub mod net;
 pub mod simd;
+pub mod train;
 
 pub use accumulator::Accumulators;
 pub use net::Network;

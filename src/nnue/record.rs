@@ -296,7 +296,7 @@ mod tests {
                 assert_eq!(back.to_fen(), pos.to_fen());
             }
         }
-        let fen = "4ka3/4a4/9/9/4c4/9/9/9/4A4/3AK4 b - - 0 1";
+        let fen = "4ka3/4a4/9/9/2c6/9/9/9/4A4/3AK4 b - - 0 1";
         let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
         let s = Sample::from_position(&pos, 77, 0);
         let d = Sample::decode(&s.encode().unwrap()).unwrap();
