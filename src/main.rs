@@ -42,6 +42,9 @@ enum Command {
         threads: usize,
         #[arg(default_value_t = 16)]
         hash: usize,
+        /// Evaluate with the embedded network instead of the classical terms.
+        #[arg(long)]
+        nnue: bool,
     },
     /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
     Selfplay {
@@ -159,7 +162,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        }) => tools::bench::run(depth, threads, hash),
+            nnue,
+        }) => tools::bench::run_eval(depth, threads, hash, nnue),
         Some(Command::Selfplay {
             games,
             nodes,

@@ -21,7 +21,7 @@ pub fn index(persp: Color, p: Piece, sq: Square) -> usize {
 /// it, so a mirrored position is an equally good training sample.
 #[inline]
 pub fn mirror(sq: Square) -> Square {
-    Square::new((sq.rank() * 9 + (8 - sq.file())) as u8)
+    Square::new(sq.rank() * 9 + (8 - sq.file()))
 }
 
 /// Active features of `persp` for a piece list, optionally mirrored.

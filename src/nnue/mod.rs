@@ -2,15 +2,19 @@
 //! updatable network the search can evaluate with instead of the classical
 //! evaluation.
 
-pub mod cli;
-pub mod record;
-pub mod rng;
 pub mod accumulator;
+pub mod cli;
+pub mod embedded;
 pub mod features;
 pub mod hash;
 pub mod net;
+pub mod record;
+pub mod rng;
 pub mod simd;
 pub mod train;
 
 pub use accumulator::Accumulators;
 pub use net::Network;
+
+#[cfg(test)]
+mod tests;

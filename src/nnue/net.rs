@@ -70,7 +70,7 @@ impl Network {
             return Err(format!("net has {} inputs, not {INPUTS}", u32_at(b, 12)));
         }
         let hidden = u32_at(b, 16) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || hidden % 16 != 0 {
+        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
             return Err(format!(
                 "hidden size {hidden} (must be a multiple of 16 up to {MAX_HIDDEN})"
             ));

@@ -22,7 +22,7 @@ pub fn has_avx2() -> bool {
 #[inline]
 pub fn update(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() && dst.len() % 16 == 0 {
+    if has_avx2() && dst.len().is_multiple_of(16) {
         // SAFETY: AVX2 was detected just above, and `update_avx2` checks
         // every slice length against `dst` before it reads or writes.
         unsafe { update_avx2(dst, src, adds, subs) };
@@ -49,7 +49,7 @@ pub fn update_scalar(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i1
 #[inline]
 pub fn output(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if has_avx2() && us.len() % 16 == 0 {
+    if has_avx2() && us.len().is_multiple_of(16) {
         // SAFETY: AVX2 was detected just above; `output_avx2` checks the
         // slice lengths before reading.
         return unsafe { output_avx2(us, them, w, qa) };

@@ -13,6 +13,10 @@ pub struct Config {
     pub variant: RuleSet,
     /// UCCI: `go` times are in milliseconds instead of seconds.
     pub use_millisec: bool,
+    /// The network `Use NNUE` evaluates with (`None`: the embedded one)
+    /// and the file it came from.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    pub eval_file: String,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -31,6 +35,8 @@ pub enum Id {
     ShowWdl,
     UseMillisec,
     Ablate,
+    UseNnue,
+    EvalFile,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,6 +45,7 @@ pub enum Kind {
     Spin { min: i64, max: i64 },
     Combo(&'static [&'static str]),
     Button,
+    Text,
 }
 
 pub struct OptionDef {
@@ -141,6 +148,8 @@ pub const OPTIONS: &[OptionDef] = &[
     ),
     def(Id::ShowWdl, "UCI_ShowWDL", "UCI_ShowWDL", Kind::Check),
     def(Id::Ablate, "Ablate", "Ablate", Kind::Combo(Ablation::NAMES)),
+    def(Id::UseNnue, "Use NNUE", "Use_NNUE", Kind::Check),
+    def(Id::EvalFile, "EvalFile", "EvalFile", Kind::Text),
     OptionDef {
         id: Id::UseMillisec,
         uci: "usemillisec",
@@ -151,7 +160,7 @@ pub const OPTIONS: &[OptionDef] = &[
 ];
 
 /// Options Fairy-Stockfish GUIs send that mean nothing here.
-const IGNORED: &[&str] = &["UCI_Chess960", "EvalFile", "VariantPath", "Use NNUE"];
+const IGNORED: &[&str] = &["UCI_Chess960", "VariantPath"];
 
 /// Option names compare case-insensitively, with `_` standing for a space
 /// (UCCI cannot write spaces in a name).
@@ -189,6 +198,14 @@ pub fn current(config: &Config, id: Id) -> String {
         Id::ShowWdl => s.show_wdl.to_string(),
         Id::UseMillisec => config.use_millisec.to_string(),
         Id::Ablate => s.ablation.name().to_string(),
+        Id::UseNnue => s.nnue.is_some().to_string(),
+        Id::EvalFile => {
+            if config.eval_file.is_empty() {
+                crate::nnue::embedded::NAME.to_string()
+            } else {
+                config.eval_file.clone()
+            }
+        }
     }
 }
 
@@ -208,6 +225,7 @@ enum Value {
     Bool(bool),
     Int(i64),
     Name(&'static str),
+    Text(String),
     Press,
 }
 
@@ -215,6 +233,7 @@ fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
     let raw = raw.map(str::trim).filter(|s| !s.is_empty());
     match (d.kind, raw) {
         (Kind::Button, _) => Ok(Value::Press),
+        (Kind::Text, v) => Ok(Value::Text(v.unwrap_or_default().to_string())),
         (_, None) => Err(format!("option '{}' needs a value", d.uci)),
         (Kind::Check, Some(v)) => match v.to_ascii_lowercase().as_str() {
             "true" | "on" | "1" => Ok(Value::Bool(true)),
@@ -337,6 +356,34 @@ pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effe
             }
             Effect::Settings
         }
+        Id::UseNnue => {
+            s.nnue = if flag(&v) {
+                Some(match &config.net {
+                    Some(n) => n.clone(),
+                    None => crate::nnue::embedded::network()?,
+                })
+            } else {
+                None
+            };
+            Effect::Settings
+        }
+        Id::EvalFile => {
+            let Value::Text(path) = v else {
+                return Ok(Effect::None);
+            };
+            // The embedded net by name (or no name) needs no file.
+            let net = if path.is_empty() || path == crate::nnue::embedded::NAME {
+                crate::nnue::embedded::network()?
+            } else {
+                std::sync::Arc::new(crate::nnue::Network::load(std::path::Path::new(&path))?)
+            };
+            if config.settings.nnue.is_some() {
+                config.settings.nnue = Some(net.clone());
+            }
+            config.net = Some(net);
+            config.eval_file = path;
+            Effect::Settings
+        }
     })
 }
 
@@ -368,6 +415,7 @@ pub fn describe(config: &Config, d: &OptionDef) -> String {
             s
         }
         Kind::Button => "type button".to_string(),
+        Kind::Text => format!("type string default {default}"),
     }
 }
 
@@ -382,7 +430,8 @@ mod tests {
         assert_eq!(find("hashsize").map(|d| d.id), Some(Id::Hash));
         assert_eq!(find("HASH").map(|d| d.id), Some(Id::Hash));
         assert!(find("Hash Size Of Doom").is_none());
-        assert!(is_ignored("use_nnue"));
+        assert!(!is_ignored("use_nnue"));
+        assert_eq!(find("use_nnue").map(|d| d.id), Some(Id::UseNnue));
         assert!(is_ignored("UCI_Chess960"));
         assert!(!is_ignored("Threads"));
     }

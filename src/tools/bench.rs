@@ -36,13 +36,22 @@ pub fn run_with(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    mut each: impl FnMut(usize, &BenchLine),
+    each: impl FnMut(usize, &BenchLine),
 ) -> Result<BenchResult, String> {
     let settings = Settings {
         threads,
         hash_mb,
         ..Settings::default()
     };
+    run_with_settings(depth, settings, each)
+}
+
+/// The bench with any engine settings (the evaluation among them).
+pub fn run_with_settings(
+    depth: u32,
+    settings: Settings,
+    mut each: impl FnMut(usize, &BenchLine),
+) -> Result<BenchResult, String> {
     let mut engine = Engine::new(settings);
     let limits = Limits {
         depth: Some(depth),
@@ -76,6 +85,11 @@ pub fn run_with(
 }
 
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
+    run_eval(depth, threads, hash_mb, false)
+}
+
+/// `janggun bench`, with the embedded network when `nnue` is set.
+pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, nnue: bool) -> Result<(), String> {
     if threads == 0 || threads > 256 {
         return Err(format!("threads must be 1..256, got {threads}"));
     }
@@ -86,7 +100,17 @@ pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
         return Err(format!("depth must be 1..64, got {depth}"));
     }
     let n = fens().len();
-    let r = run_with(depth, threads, hash_mb, |i, l| {
+    let settings = Settings {
+        threads,
+        hash_mb,
+        nnue: if nnue {
+            Some(crate::nnue::embedded::network()?)
+        } else {
+            None
+        },
+        ..Settings::default()
+    };
+    let r = run_with_settings(depth, settings, |i, l| {
         println!(
             "Position {:>2}/{n}: {} bestmove {} depth {} nodes {}",
             i + 1,

@@ -52,7 +52,11 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     }
     let n = Model::len_for(hidden);
     if b.len() != HEAD + 12 * n {
-        return Err(format!("{name}: {} bytes, expected {}", b.len(), HEAD + 12 * n));
+        return Err(format!(
+            "{name}: {} bytes, expected {}",
+            b.len(),
+            HEAD + 12 * n
+        ));
     }
     let floats: Vec<f32> = b[HEAD..]
         .chunks_exact(4)

@@ -13,10 +13,7 @@ pub const CHUNKS: usize = 16;
 
 /// Decodes records, dropping (and counting) the ones that do not decode.
 pub fn decode_all(records: &[[u8; RECORD_SIZE]]) -> (Vec<Sample>, usize) {
-    let decoded: Vec<Option<Sample>> = records
-        .par_iter()
-        .map(|r| Sample::decode(r).ok())
-        .collect();
+    let decoded: Vec<Option<Sample>> = records.par_iter().map(|r| Sample::decode(r).ok()).collect();
     let bad = decoded.iter().filter(|d| d.is_none()).count();
     (decoded.into_iter().flatten().collect(), bad)
 }
@@ -93,19 +90,16 @@ pub fn gradient(model: &Model, batch: &[Input], grads: &mut [Vec<f32>], total: &
         })
         .collect();
     const PART: usize = 1 << 14;
-    total
-        .par_chunks_mut(PART)
-        .enumerate()
-        .for_each(|(j, out)| {
-            let at = j * PART;
-            let len = out.len();
-            out.copy_from_slice(&grads[0][at..at + len]);
-            for g in &grads[1..] {
-                for (o, v) in out.iter_mut().zip(&g[at..at + len]) {
-                    *o += v;
-                }
+    total.par_chunks_mut(PART).enumerate().for_each(|(j, out)| {
+        let at = j * PART;
+        let len = out.len();
+        out.copy_from_slice(&grads[0][at..at + len]);
+        for g in &grads[1..] {
+            for (o, v) in out.iter_mut().zip(&g[at..at + len]) {
+                *o += v;
             }
-        });
+        }
+    });
     losses.iter().sum()
 }
 

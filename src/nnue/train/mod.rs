@@ -58,8 +58,14 @@ pub fn fit(
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    if opts.hidden == 0 || opts.hidden % 16 != 0 || opts.hidden > crate::nnue::net::MAX_HIDDEN {
-        return Err(format!("--hidden {} must be a multiple of 16 up to 2048", opts.hidden));
+    if opts.hidden == 0
+        || !opts.hidden.is_multiple_of(16)
+        || opts.hidden > crate::nnue::net::MAX_HIDDEN
+    {
+        return Err(format!(
+            "--hidden {} must be a multiple of 16 up to 2048",
+            opts.hidden
+        ));
     }
     if opts.batch == 0 || !(0.0..=1.0).contains(&opts.wdl) {
         return Err("--batch must be positive and --wdl in 0..1".into());

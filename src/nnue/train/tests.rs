@@ -23,12 +23,20 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
                 if used[sq] {
                     continue;
                 }
-                let c = if rng.below(2) == 0 { Color::Cho } else { Color::Han };
+                let c = if rng.below(2) == 0 {
+                    Color::Cho
+                } else {
+                    Color::Han
+                };
                 let k = PieceKind::ALL[1 + rng.below(6)];
                 place(Piece::new(c, k), sq, &mut used);
             }
             pieces.sort_by_key(|&(_, sq)| sq);
-            let stm = if rng.below(2) == 0 { Color::Cho } else { Color::Han };
+            let stm = if rng.below(2) == 0 {
+                Color::Cho
+            } else {
+                Color::Han
+            };
             let mut score: i32 = pieces
                 .iter()
                 .map(|&(p, _)| {
@@ -66,7 +74,10 @@ fn loss_of(m: &Model, xs: &[Input]) -> f64 {
 #[test]
 fn gradients_match_finite_differences() {
     let samples = synthetic(6, 3);
-    let xs: Vec<Input> = samples.iter().map(|s| input(s, false, 100.0, 0.0)).collect();
+    let xs: Vec<Input> = samples
+        .iter()
+        .map(|s| input(s, false, 100.0, 0.0))
+        .collect();
     let mut m = Model::new(8, 5);
     // Larger output weights than at initialisation make every gradient
     // visible at f32 precision.
@@ -177,7 +188,10 @@ fn training_recovers_a_linear_function_and_quantises_faithfully() {
     // Quantised against float on the held-out positions: within 2 cp on
     // average and 8 cp at worst.
     let (mean_q, worst_q) = quantisation_error(&m, scale, &val);
-    assert!(mean_q < 2.0 && worst_q <= 8, "mean {mean_q}, worst {worst_q}");
+    assert!(
+        mean_q < 2.0 && worst_q <= 8,
+        "mean {mean_q}, worst {worst_q}"
+    );
 }
 
 #[test]
