@@ -34,6 +34,10 @@ pub struct DatagenArgs {
     /// Start from these FENs (one a line) instead of the 16 setups.
     #[arg(long)]
     pub openings: Option<PathBuf>,
+    /// Play the games with this net (`Use NNUE`) instead of the classical
+    /// evaluation.
+    #[arg(long)]
+    pub nnue: Option<PathBuf>,
     /// Seconds between progress lines on stderr.
     #[arg(long, default_value_t = 10)]
     pub progress: u64,
@@ -65,7 +69,13 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         positions: args.positions,
         out,
         openings: args.openings,
-        settings: Settings::default(),
+        settings: Settings {
+            nnue: match &args.nnue {
+                Some(p) => Some(std::sync::Arc::new(super::Network::load(p)?)),
+                None => None,
+            },
+            ..Settings::default()
+        },
         progress: Duration::from_secs(args.progress.max(1)),
     };
     crate::tools::datagen::run(&opts)
