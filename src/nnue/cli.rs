@@ -86,17 +86,17 @@ pub struct TrainArgs {
     /// Data files (`janggun datagen` output).
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
-    /// Held-out data (default: every 20th record of the data).
+    /// Held-out data (default: every 20th block of 1024 records).
     #[arg(long)]
     pub val: Option<PathBuf>,
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
-    #[arg(long, default_value_t = 8192)]
+    #[arg(long, default_value_t = 1024)]
     pub batch: usize,
     /// Peak learning rate (cosine decay to 5% of it).
-    #[arg(long, default_value_t = 0.001)]
+    #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
     /// AdamW's decoupled weight decay.
     #[arg(long, default_value_t = 0.0)]

@@ -145,14 +145,27 @@ pub fn fit(
     Ok((model, scale))
 }
 
-/// The held-out split: every 20th record, unless a validation file is given.
+/// Records of one game are neighbours in a data file, so held-out records
+/// come in blocks of this many: a game's positions fall on one side (but
+/// at block edges), and the validation loss is not flattered by games the
+/// net has seen.
+pub const VAL_BLOCK: usize = 1024;
+
+/// The held-out split: every 20th block of records, unless a validation
+/// file is given.
 pub fn split(records: Vec<Sample>, val: Option<Vec<Sample>>) -> (Vec<Sample>, Vec<Sample>) {
     match val {
         Some(v) => (records, v),
         None => {
+            // Too little data for 20 blocks: every 20th record instead.
+            let block = if records.len() >= 20 * VAL_BLOCK {
+                VAL_BLOCK
+            } else {
+                1
+            };
             let (mut t, mut v) = (Vec::new(), Vec::new());
             for (i, s) in records.into_iter().enumerate() {
-                if i % 20 == 0 {
+                if (i / block) % 20 == 19 {
                     v.push(s);
                 } else {
                     t.push(s);
