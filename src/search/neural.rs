@@ -5,7 +5,7 @@
 
 use super::eval;
 use super::search::Searcher;
-use crate::board::Move;
+use crate::board::{Color, Move};
 
 impl Searcher<'_> {
     /// Makes `m` on the position and, with NNUE, pushes its accumulators.
@@ -25,11 +25,18 @@ impl Searcher<'_> {
         self.pos.unmake();
     }
 
-    /// Static evaluation, side to move's view, centipawns.
+    /// Static evaluation, side to move's view, centipawns. The net does not
+    /// see the move-limit clock, so the classical count term (what the
+    /// count would decide as the limit nears) is added to its output.
     #[inline]
     pub(super) fn evaluate(&self) -> i32 {
         match (self.acc.as_ref(), self.shared.net) {
-            (Some(acc), Some(net)) => acc.evaluate(net, self.pos.side_to_move()),
+            (Some(acc), Some(net)) => {
+                let stm = self.pos.side_to_move();
+                let count = eval::count_term(&self.pos);
+                let count = if stm == Color::Cho { count } else { -count };
+                acc.evaluate(net, stm) + count
+            }
             _ => eval::evaluate(&self.pos),
         }
     }
