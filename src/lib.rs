@@ -2,6 +2,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod text;

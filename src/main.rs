@@ -42,6 +42,9 @@ enum Command {
         threads: usize,
         #[arg(default_value_t = 16)]
         hash: usize,
+        /// Evaluate with the embedded network instead of the classical terms.
+        #[arg(long)]
+        nnue: bool,
     },
     /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
     Selfplay {
@@ -67,6 +70,10 @@ enum Command {
         #[arg(long)]
         freeze_pst: bool,
     },
+    /// Self-play training data for the NNUE (see `janggun datagen --help`).
+    Datagen(janggun::nnue::cli::DatagenArgs),
+    /// Train an NNUE on datagen files (see `janggun train --help`).
+    Train(janggun::nnue::cli::TrainArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -158,7 +165,8 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-        }) => tools::bench::run(depth, threads, hash),
+            nnue,
+        }) => tools::bench::run_eval(depth, threads, hash, nnue),
         Some(Command::Selfplay {
             games,
             nodes,
@@ -171,6 +179,8 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
+        Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
+        Some(Command::Train(args)) => janggun::nnue::cli::train(args),
         Some(Command::Match { args }) => janggun::arena::main(&args),
         None => {
             janggun::protocol::run();

@@ -16,6 +16,10 @@ pub struct Config {
     pub use_millisec: bool,
     /// Where every protocol line in and out is written (empty: nowhere).
     pub debug_log: String,
+    /// The network `Use NNUE` evaluates with (`None`: the embedded one)
+    /// and the file it came from.
+    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    pub eval_file: String,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -35,6 +39,8 @@ pub enum Id {
     UseMillisec,
     Ablate,
     DebugLogFile,
+    UseNnue,
+    EvalFile,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -145,6 +151,8 @@ pub const OPTIONS: &[OptionDef] = &[
         "Debug_Log_File",
         Kind::Text,
     ),
+    def(Id::UseNnue, "Use NNUE", "Use_NNUE", Kind::Check),
+    def(Id::EvalFile, "EvalFile", "EvalFile", Kind::Text),
     OptionDef {
         id: Id::UseMillisec,
         uci: "usemillisec",
@@ -158,9 +166,7 @@ pub const OPTIONS: &[OptionDef] = &[
 /// python-chess configs set `SyzygyPath`, Liground `Analysis Contempt`.
 const IGNORED: &[&str] = &[
     "UCI_Chess960",
-    "EvalFile",
     "VariantPath",
-    "Use NNUE",
     "SyzygyPath",
     "Analysis Contempt",
 ];
@@ -209,6 +215,14 @@ pub fn current(config: &Config, id: Id) -> String {
         Id::UseMillisec => config.use_millisec.to_string(),
         Id::Ablate => s.ablation.name().to_string(),
         Id::DebugLogFile => config.debug_log.clone(),
+        Id::UseNnue => s.nnue.is_some().to_string(),
+        Id::EvalFile => {
+            if config.eval_file.is_empty() {
+                crate::nnue::embedded::NAME.to_string()
+            } else {
+                config.eval_file.clone()
+            }
+        }
     }
 }
 
@@ -370,6 +384,34 @@ pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effe
             }
             Effect::DebugLog
         }
+        Id::UseNnue => {
+            s.nnue = if flag(&v) {
+                Some(match &config.net {
+                    Some(n) => n.clone(),
+                    None => crate::nnue::embedded::network()?,
+                })
+            } else {
+                None
+            };
+            Effect::Settings
+        }
+        Id::EvalFile => {
+            let Value::Text(path) = v else {
+                return Ok(Effect::None);
+            };
+            // The embedded net by name (or no name) needs no file.
+            let net = if path.is_empty() || path == crate::nnue::embedded::NAME {
+                crate::nnue::embedded::network()?
+            } else {
+                std::sync::Arc::new(crate::nnue::Network::load(std::path::Path::new(&path))?)
+            };
+            if config.settings.nnue.is_some() {
+                config.settings.nnue = Some(net.clone());
+            }
+            config.net = Some(net);
+            config.eval_file = path;
+            Effect::Settings
+        }
     })
 }
 
@@ -413,7 +455,8 @@ mod tests {
         assert_eq!(find("hashsize").map(|d| d.id), Some(Id::Hash));
         assert_eq!(find("HASH").map(|d| d.id), Some(Id::Hash));
         assert!(find("Hash Size Of Doom").is_none());
-        assert!(is_ignored("use_nnue"));
+        assert!(!is_ignored("use_nnue"));
+        assert_eq!(find("use_nnue").map(|d| d.id), Some(Id::UseNnue));
         assert!(is_ignored("UCI_Chess960"));
         assert!(!is_ignored("Threads"));
     }

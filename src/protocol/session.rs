@@ -401,6 +401,7 @@ impl Session {
             movetime: go.movetime,
             depth: go.depth,
             nodes: go.nodes,
+            soft_nodes: None,
             mate: go.mate,
             infinite: go.infinite,
             ponder: go.ponder,

@@ -87,7 +87,9 @@ mod tests {
             nodes: vec![AtomicU64::new(0)],
             control: &control,
             node_limit: u64::MAX,
+            soft_node_limit: u64::MAX,
             ablation: crate::search::Ablation::None,
+            net: None,
         };
         let mut hist = History::new();
         let tm = TimeManager::new(&Limits::default(), 0);

@@ -143,7 +143,9 @@ impl Engine {
             nodes: (0..threads).map(|_| AtomicU64::new(0)).collect(),
             control,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
+            soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
+            net: self.settings.nnue.as_deref(),
         };
         let opts = IterationOptions {
             multipv,

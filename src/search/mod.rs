@@ -12,6 +12,7 @@ use std::sync::Arc;
 pub mod endings;
 pub mod engine;
 pub mod eval;
+pub mod neural;
 pub mod ordering;
 pub mod params;
 pub mod root;
@@ -43,6 +44,9 @@ pub struct Limits {
     pub movetime: Option<u64>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// Stop after the first completed iteration that reached this many
+    /// nodes (data generation: every move ends on a whole iteration).
+    pub soft_nodes: Option<u64>,
     /// Search for a mate in this many moves.
     pub mate: Option<u32>,
     pub infinite: bool,
@@ -228,6 +232,9 @@ pub struct Settings {
     pub show_wdl: bool,
     pub ponder: bool,
     pub ablation: Ablation,
+    /// The network to evaluate with (`Use NNUE`); `None`: the classical
+    /// evaluation.
+    pub nnue: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
 impl Default for Settings {
@@ -244,6 +251,7 @@ impl Default for Settings {
             show_wdl: false,
             ponder: false,
             ablation: Ablation::None,
+            nnue: None,
         }
     }
 }

@@ -103,7 +103,7 @@ impl Searcher<'_> {
             let quiet = capture_victim(&self.pos, m).is_none();
             self.stack[0].moved = Some((piece, m));
             self.seldepth = self.seldepth.max(1);
-            self.pos.make(m);
+            self.make(m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let v = if i == pv_idx {
@@ -129,7 +129,7 @@ impl Searcher<'_> {
                 }
                 v
             };
-            self.pos.unmake();
+            self.unmake();
             if self.aborted() && self.root_depth > 1 {
                 return best;
             }

@@ -5,7 +5,7 @@
 //! accepted, repetition (perpetual check loses) and the move limit, which
 //! under counting rule sets are won or lost by the count, not drawn.
 
-use super::eval::{evaluate, piece_value};
+use super::eval::piece_value;
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
@@ -34,8 +34,12 @@ pub struct Shared<'a> {
     pub nodes: Vec<AtomicU64>,
     pub control: &'a Control,
     pub node_limit: u64,
+    /// Checked only between iterations (`Limits::soft_nodes`).
+    pub soft_node_limit: u64,
     /// A feature switched off for measurement (`Ablation::None` in play).
     pub ablation: Ablation,
+    /// The network when NNUE evaluates, else the classical evaluation.
+    pub net: Option<&'a crate::nnue::Network>,
 }
 
 impl Shared<'_> {
@@ -78,6 +82,8 @@ pub struct Searcher<'a> {
     pub(super) stack: Vec<Frame>,
     pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
+    /// One accumulator level per ply, when NNUE evaluates.
+    pub(super) acc: Option<crate::nnue::Accumulators>,
 }
 
 #[inline]
@@ -111,6 +117,11 @@ impl<'a> Searcher<'a> {
         root_moves: Vec<RootMove>,
         tm: TimeManager,
     ) -> Searcher<'a> {
+        let acc = shared.net.map(|net| {
+            let mut acc = crate::nnue::Accumulators::new(net, MAX_PLY + 8);
+            acc.refresh(net, &pos);
+            acc
+        });
         Searcher {
             id,
             pos,
@@ -127,6 +138,7 @@ impl<'a> Searcher<'a> {
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
+            acc,
         }
     }
 
@@ -228,7 +240,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
 
         let key = self.pos.key();
@@ -264,7 +276,7 @@ impl<'a> Searcher<'a> {
         } else if let Some(t) = tt {
             t.eval
         } else {
-            evaluate(&self.pos)
+            self.evaluate()
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -315,9 +327,9 @@ impl<'a> Searcher<'a> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
                 self.stack[ply].moved = None;
-                self.pos.make(pass);
+                self.make(pass);
                 let v = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
-                self.pos.unmake();
+                self.unmake();
                 if self.aborted() {
                     return 0;
                 }
@@ -402,7 +414,7 @@ impl<'a> Searcher<'a> {
             let ext = (gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0))
                 as i32;
             self.stack[ply].moved = Some((piece, m));
-            self.pos.make(m);
+            self.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let new_depth = depth - 1 + ext;
             moves_searched += 1;
@@ -438,7 +450,7 @@ impl<'a> Searcher<'a> {
                 }
                 v
             };
-            self.pos.unmake();
+            self.unmake();
             if self.aborted() {
                 return 0;
             }
@@ -520,13 +532,13 @@ impl<'a> Searcher<'a> {
             }
             tries += 1;
             self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
-            self.pos.make(m);
+            self.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let mut v = -self.qsearch(-pc_beta, -pc_beta + 1, ply + 1);
             if v >= pc_beta {
                 v = -self.search(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut);
             }
-            self.pos.unmake();
+            self.unmake();
             if self.aborted() {
                 return None;
             }
@@ -560,7 +572,7 @@ impl<'a> Searcher<'a> {
         }
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key);
@@ -587,7 +599,7 @@ impl<'a> Searcher<'a> {
             best = -INF;
             stand = -INF;
         } else {
-            stand = tt.map_or_else(|| evaluate(&self.pos), |t| t.eval);
+            stand = tt.map_or_else(|| self.evaluate(), |t| t.eval);
             best = stand;
             if self.pos.bikjang() {
                 // The side to move may pass and accept the bikjang ending.
@@ -613,10 +625,10 @@ impl<'a> Searcher<'a> {
                 }
             }
             self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
-            self.pos.make(m);
+            self.make(m);
             self.shared.tt.prefetch(self.pos.key());
             let v = -self.qsearch(-beta, -alpha, ply + 1);
-            self.pos.unmake();
+            self.unmake();
             if self.aborted() {
                 return 0;
             }

@@ -138,6 +138,9 @@ impl Searcher<'_> {
                 if self.single_thread && self.nodes >= self.shared.node_limit {
                     break;
                 }
+                if self.shared.total_nodes().max(self.nodes) >= self.shared.soft_node_limit {
+                    break;
+                }
                 if timed && !self.pondering {
                     if let Some(soft) = self.tm.soft {
                         let factor = match stable {

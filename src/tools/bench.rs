@@ -36,13 +36,22 @@ pub fn run_with(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    mut each: impl FnMut(usize, &BenchLine),
+    each: impl FnMut(usize, &BenchLine),
 ) -> Result<BenchResult, String> {
     let settings = Settings {
         threads,
         hash_mb,
         ..Settings::default()
     };
+    run_with_settings(depth, settings, each)
+}
+
+/// The bench with any engine settings (the evaluation among them).
+pub fn run_with_settings(
+    depth: u32,
+    settings: Settings,
+    mut each: impl FnMut(usize, &BenchLine),
+) -> Result<BenchResult, String> {
     // A table that cannot be had is an error here, not a smaller table:
     // the node count would differ from the one asked for.
     let mut engine = Engine::try_new(settings)?;
@@ -78,13 +87,28 @@ pub fn run_with(
 }
 
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
+    run_eval(depth, threads, hash_mb, false)
+}
+
+/// `janggun bench`, with the embedded network when `nnue` is set.
+pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, nnue: bool) -> Result<(), String> {
     check_threads(threads)?;
     check_hash_mb(hash_mb)?;
     if depth == 0 || depth > 64 {
         return Err(format!("depth must be 1..64, got {depth}"));
     }
     let n = fens().len();
-    let r = run_with(depth, threads, hash_mb, |i, l| {
+    let settings = Settings {
+        threads,
+        hash_mb,
+        nnue: if nnue {
+            Some(crate::nnue::embedded::network()?)
+        } else {
+            None
+        },
+        ..Settings::default()
+    };
+    let r = run_with_settings(depth, settings, |i, l| {
         println!(
             "Position {:>2}/{n}: {} bestmove {} depth {} nodes {}",
             i + 1,

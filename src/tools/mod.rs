@@ -4,5 +4,6 @@
 
 pub mod batch;
 pub mod bench;
+pub mod datagen;
 pub mod selfplay;
 pub mod tune;

@@ -1,0 +1,321 @@
+//! The training-data format: one owner for how a position, its search
+//! score and its game's result are stored, read and written.
+//!
+//! A data file is a 32-byte header followed by 32-byte records, all
+//! little-endian.
+//!
+//! Header:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 0..8 | magic `JGNNDATA` |
+//! | 8..12 | format version (u32, 1) |
+//! | 12..16 | record size (u32, 32) |
+//! | 16..24 | record count (u64; rewritten now and then and at the end) |
+//! | 24..32 | zero |
+//!
+//! Record:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 0..12 | occupancy: bit `i` (byte `i / 8`, bit `i % 8`) set when square index `i` (a1 = 0, i10 = 89) holds a piece |
+//! | 12..28 | piece codes, 4 bits each, in increasing square order, low nibble first; code = colour * 7 + kind (Cho 0, Han 1; general, guard, elephant, horse, chariot, cannon, soldier) |
+//! | 28..30 | search score, i16, centipawns from the side to move's view |
+//! | 30 | side to move: 0 Cho, 1 Han |
+//! | 31 | game result from the side to move's view: 0 loss, 1 draw, 2 win |
+//!
+//! Readers trust the file length, not the count: a file cut short by
+//! Ctrl-C holds whole records plus at most one partial one, which is
+//! ignored.
+
+use crate::board::{Color, Piece, PieceKind, Position, RuleSet, Square};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+pub const MAGIC: &[u8; 8] = b"JGNNDATA";
+pub const VERSION: u32 = 1;
+pub const RECORD_SIZE: usize = 32;
+pub const HEADER_SIZE: usize = 32;
+/// Bytes 12..28 hold 32 four-bit piece codes.
+pub const MAX_PIECES: usize = 32;
+
+/// One training position, decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Pieces in increasing square order.
+    pub pieces: Vec<(Piece, Square)>,
+    pub stm: Color,
+    /// Centipawns, side to move's view.
+    pub score: i16,
+    /// 0 loss, 1 draw, 2 win, side to move's view.
+    pub result: u8,
+}
+
+impl Sample {
+    /// The position's pieces, side to move and a placeholder result.
+    pub fn from_position(pos: &Position, score: i16, result: u8) -> Sample {
+        let pieces = Square::all()
+            .filter_map(|sq| pos.piece_at(sq).map(|p| (p, sq)))
+            .collect();
+        Sample {
+            pieces,
+            stm: pos.side_to_move(),
+            score,
+            result,
+        }
+    }
+
+    /// `None` when there are more pieces than a record holds.
+    pub fn encode(&self) -> Option<[u8; RECORD_SIZE]> {
+        if self.pieces.len() > MAX_PIECES {
+            return None;
+        }
+        let mut r = [0u8; RECORD_SIZE];
+        let mut sorted = self.pieces.clone();
+        sorted.sort_by_key(|&(_, sq)| sq);
+        for (n, &(p, sq)) in sorted.iter().enumerate() {
+            let i = sq.index();
+            r[i / 8] |= 1 << (i % 8);
+            r[12 + n / 2] |= (p.index() as u8) << (4 * (n % 2));
+        }
+        r[28..30].copy_from_slice(&self.score.to_le_bytes());
+        r[30] = self.stm.index() as u8;
+        r[31] = self.result;
+        Some(r)
+    }
+
+    /// Checks every field; a bad record is an error, never a panic.
+    pub fn decode(r: &[u8; RECORD_SIZE]) -> Result<Sample, String> {
+        let mut pieces = Vec::with_capacity(32);
+        let mut n = 0;
+        for i in 0..96 {
+            if r[i / 8] >> (i % 8) & 1 == 0 {
+                continue;
+            }
+            if i >= 90 {
+                return Err(format!("occupancy bit {i} is off the board"));
+            }
+            if n >= MAX_PIECES {
+                return Err("more than 32 pieces".into());
+            }
+            let code = (r[12 + n / 2] >> (4 * (n % 2))) & 15;
+            if code >= 14 {
+                return Err(format!("piece code {code}"));
+            }
+            let color = if code < 7 { Color::Cho } else { Color::Han };
+            let p = Piece::new(color, PieceKind::ALL[code as usize % 7]);
+            pieces.push((p, Square::new(i as u8)));
+            n += 1;
+        }
+        let stm = match r[30] {
+            0 => Color::Cho,
+            1 => Color::Han,
+            s => return Err(format!("side to move {s}")),
+        };
+        if r[31] > 2 {
+            return Err(format!("result {}", r[31]));
+        }
+        Ok(Sample {
+            pieces,
+            stm,
+            score: i16::from_le_bytes([r[28], r[29]]),
+            result: r[31],
+        })
+    }
+
+    /// Builds the position (no history), or says why it cannot.
+    pub fn to_position(&self) -> Result<Position, String> {
+        let mut pos = Position::empty(RuleSet::Janggi);
+        let mut generals = [0; 2];
+        for &(p, sq) in &self.pieces {
+            pos.put(p, sq);
+            if p.kind() == PieceKind::General {
+                generals[p.color().index()] += 1;
+            }
+        }
+        if generals != [1, 1] {
+            return Err("a record needs one general a side".into());
+        }
+        pos.finish_setup(self.stm, 0, 1);
+        Ok(pos)
+    }
+}
+
+/// The 32-byte file header for `count` records.
+pub fn header(count: u64) -> [u8; HEADER_SIZE] {
+    let mut h = [0u8; HEADER_SIZE];
+    h[0..8].copy_from_slice(MAGIC);
+    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+    h[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+    h[16..24].copy_from_slice(&count.to_le_bytes());
+    h
+}
+
+/// Checks magic, version and record size; returns the stored count.
+pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
+    if h.len() < HEADER_SIZE {
+        return Err(format!("{name}: too short for a data header"));
+    }
+    if &h[0..8] != MAGIC {
+        return Err(format!("{name}: not a Janggun data file (bad magic)"));
+    }
+    let word = |a: usize| u32::from_le_bytes([h[a], h[a + 1], h[a + 2], h[a + 3]]);
+    if word(8) != VERSION {
+        return Err(format!(
+            "{name}: data format version {}, this build reads {VERSION}",
+            word(8)
+        ));
+    }
+    if word(12) as usize != RECORD_SIZE {
+        return Err(format!("{name}: record size {}", word(12)));
+    }
+    let mut c = [0u8; 8];
+    c.copy_from_slice(&h[16..24]);
+    Ok(u64::from_le_bytes(c))
+}
+
+/// Reads a whole data file: the records (whole ones only) as raw bytes.
+pub fn read_file(path: &Path) -> Result<Vec<[u8; RECORD_SIZE]>, String> {
+    let name = path.display().to_string();
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|e| format!("{name}: {e}"))?;
+    check_header(&bytes, &name)?;
+    Ok(bytes[HEADER_SIZE..]
+        .chunks_exact(RECORD_SIZE)
+        .map(|c| {
+            let mut r = [0u8; RECORD_SIZE];
+            r.copy_from_slice(c);
+            r
+        })
+        .collect())
+}
+
+/// Appends records to a data file, keeping it valid after every record.
+pub struct Writer {
+    file: File,
+    count: u64,
+    name: String,
+}
+
+impl Writer {
+    /// Opens `path` for appending: a new file gets a header; an existing
+    /// one must have a valid header, and a partial last record is cut off.
+    pub fn append(path: &Path) -> Result<Writer, String> {
+        let name = path.display().to_string();
+        let err = |e: std::io::Error| format!("{name}: {e}");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(err)?;
+        let len = file.metadata().map_err(err)?.len();
+        let count = if len == 0 {
+            file.write_all(&header(0)).map_err(err)?;
+            0
+        } else {
+            let mut h = [0u8; HEADER_SIZE];
+            file.read_exact(&mut h)
+                .map_err(|_| format!("{name}: too short for a data header"))?;
+            check_header(&h, &name)?;
+            let whole = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
+            file.set_len(HEADER_SIZE as u64 + whole * RECORD_SIZE as u64)
+                .map_err(err)?;
+            whole
+        };
+        file.seek(SeekFrom::End(0)).map_err(err)?;
+        Ok(Writer { file, count, name })
+    }
+
+    pub fn write(&mut self, r: &[u8; RECORD_SIZE]) -> Result<(), String> {
+        self.file
+            .write_all(r)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        self.count += 1;
+        Ok(())
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Rewrites the header's count and flushes to disk.
+    pub fn sync_count(&mut self) -> Result<(), String> {
+        let err = |e: std::io::Error| format!("{}: {e}", self.name);
+        self.file.seek(SeekFrom::Start(16)).map_err(err)?;
+        self.file
+            .write_all(&self.count.to_le_bytes())
+            .map_err(err)?;
+        self.file.seek(SeekFrom::End(0)).map_err(err)?;
+        self.file.flush().map_err(err)
+    }
+}
+
+/// `janggun datagen merge`: checks every input's header, then appends
+/// their whole records to `out` (created if missing).
+pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
+    if inputs.is_empty() {
+        return Err("merge: no input files".into());
+    }
+    // Read everything first, so a bad input leaves `out` untouched.
+    let mut all = Vec::new();
+    for i in inputs {
+        all.push(read_file(Path::new(i))?);
+    }
+    let mut w = Writer::append(out)?;
+    for recs in &all {
+        for r in recs {
+            w.write(r)?;
+        }
+    }
+    w.sync_count()?;
+    Ok(w.count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::setup_fen;
+    use crate::board::Setup;
+
+    #[test]
+    fn records_round_trip() {
+        for cho in Setup::ALL {
+            for han in Setup::ALL {
+                let pos = Position::from_fen(&setup_fen(cho, han), RuleSet::Janggi).unwrap();
+                let s = Sample::from_position(&pos, -1234, 2);
+                let r = s.encode().unwrap();
+                let d = Sample::decode(&r).unwrap();
+                assert_eq!(d, s);
+                assert_eq!(d.pieces.len(), 32);
+                let back = d.to_position().unwrap();
+                assert_eq!(back.to_fen(), pos.to_fen());
+            }
+        }
+        let fen = "4ka3/4a4/9/9/2c6/9/9/9/4A4/3AK4 b - - 0 1";
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let s = Sample::from_position(&pos, 77, 0);
+        let d = Sample::decode(&s.encode().unwrap()).unwrap();
+        assert_eq!(d.stm, Color::Han);
+        assert_eq!(d.score, 77);
+        assert_eq!(d.to_position().unwrap().to_fen(), pos.to_fen());
+    }
+
+    #[test]
+    fn bad_records_are_errors() {
+        let mut r = [0u8; RECORD_SIZE];
+        r[11] = 0x80; // bit 95
+        assert!(Sample::decode(&r).is_err());
+        let mut r = [0u8; RECORD_SIZE];
+        r[0] = 1;
+        r[12] = 15;
+        assert!(Sample::decode(&r).is_err());
+        let mut r = [0u8; RECORD_SIZE];
+        r[30] = 2;
+        assert!(Sample::decode(&r).is_err());
+    }
+}

@@ -1,0 +1,80 @@
+//! Float checkpoints, written after every epoch, from which training
+//! resumes exactly: parameters, the optimiser's moments and step, the
+//! epochs done and the scale. Little-endian: magic `JGNNCKPT`, version
+//! (u32), hidden (u32), epochs done (u32), scale (f32), step (u64), then
+//! params, m and v as f32.
+
+use super::model::Model;
+use super::optim::AdamW;
+use std::path::Path;
+
+const MAGIC: &[u8; 8] = b"JGNNCKPT";
+const VERSION: u32 = 1;
+const HEAD: usize = 32;
+
+pub struct Checkpoint {
+    pub model: Model,
+    pub adam: AdamW,
+    pub epochs_done: u32,
+    pub scale: f32,
+}
+
+pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
+    let mut b = Vec::with_capacity(HEAD + 12 * c.model.params.len());
+    b.extend_from_slice(MAGIC);
+    b.extend_from_slice(&VERSION.to_le_bytes());
+    b.extend_from_slice(&(c.model.hidden as u32).to_le_bytes());
+    b.extend_from_slice(&c.epochs_done.to_le_bytes());
+    b.extend_from_slice(&c.scale.to_le_bytes());
+    b.extend_from_slice(&c.adam.t.to_le_bytes());
+    for v in c.model.params.iter().chain(&c.adam.m).chain(&c.adam.v) {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    // Written aside and renamed, so a kill never leaves half a checkpoint.
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, &b).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
+    let name = path.display();
+    let b = std::fs::read(path).map_err(|e| format!("{name}: {e}"))?;
+    if b.len() < HEAD || &b[0..8] != MAGIC {
+        return Err(format!("{name}: not a Janggun checkpoint"));
+    }
+    let u32_at = |a: usize| u32::from_le_bytes([b[a], b[a + 1], b[a + 2], b[a + 3]]);
+    if u32_at(8) != VERSION {
+        return Err(format!("{name}: checkpoint version {}", u32_at(8)));
+    }
+    let hidden = u32_at(12) as usize;
+    if hidden == 0 || hidden > crate::nnue::net::MAX_HIDDEN {
+        return Err(format!("{name}: hidden size {hidden}"));
+    }
+    let n = Model::len_for(hidden);
+    if b.len() != HEAD + 12 * n {
+        return Err(format!(
+            "{name}: {} bytes, expected {}",
+            b.len(),
+            HEAD + 12 * n
+        ));
+    }
+    let floats: Vec<f32> = b[HEAD..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    let mut adam = AdamW::new(n, weight_decay);
+    adam.m = floats[n..2 * n].to_vec();
+    adam.v = floats[2 * n..].to_vec();
+    let mut t = [0u8; 8];
+    t.copy_from_slice(&b[24..32]);
+    adam.t = u64::from_le_bytes(t);
+    Ok(Checkpoint {
+        model: Model {
+            hidden,
+            params: floats[..n].to_vec(),
+        },
+        adam,
+        epochs_done: u32_at(16),
+        scale: f32::from_le_bytes([b[20], b[21], b[22], b[23]]),
+    })
+}

@@ -1,0 +1,213 @@
+//! `janggun train`: fits the float network to data records with AdamW on
+//! the loss `(sigmoid(y) - target)^2`, where the target blends
+//! `sigmoid(score / K)` with the game's result (weight `wdl`), K fitted to
+//! the data unless given. Every epoch prints the training and held-out
+//! losses and the speed, and writes a checkpoint; the end exports the
+//! quantised net as `nn-<hash>.jnn`.
+
+pub mod checkpoint;
+pub mod data;
+pub mod model;
+pub mod optim;
+
+use crate::nnue::record::{read_file, Sample};
+use crate::nnue::rng::Rng;
+use checkpoint::Checkpoint;
+use data::{decode_all, fit_scale, gradient, input, mean_loss, CHUNKS};
+use model::{Input, Model};
+use optim::{cosine, AdamW};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hidden: usize,
+    pub epochs: u32,
+    pub batch: usize,
+    pub lr: f32,
+    pub weight_decay: f32,
+    pub wdl: f32,
+    /// `None`: fitted to the training data.
+    pub scale: Option<f32>,
+    pub seed: u64,
+    /// Train on each position and its mirror image.
+    pub mirror: bool,
+    /// A directory for the checkpoints, `epoch-N.ckpt` after epoch N.
+    pub checkpoint: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+}
+
+/// What an epoch reports.
+pub struct EpochReport {
+    pub epoch: u32,
+    pub train_loss: f64,
+    pub val_loss: f64,
+    pub positions_per_s: f64,
+    pub lr: f32,
+}
+
+/// Trains on `train` and measures on `val`; `report` sees every epoch.
+/// Returns the model and the scale it was trained with.
+pub fn fit(
+    train: &[Sample],
+    val: &[Sample],
+    opts: &Options,
+    report: &mut dyn FnMut(&EpochReport),
+) -> Result<(Model, f32), String> {
+    if train.is_empty() {
+        return Err("no training positions".into());
+    }
+    if opts.hidden == 0
+        || !opts.hidden.is_multiple_of(16)
+        || opts.hidden > crate::nnue::net::MAX_HIDDEN
+    {
+        return Err(format!(
+            "--hidden {} must be a multiple of 16 up to 2048",
+            opts.hidden
+        ));
+    }
+    if opts.batch == 0 || !(0.0..=1.0).contains(&opts.wdl) {
+        return Err("--batch must be positive and --wdl in 0..1".into());
+    }
+    let (mut model, mut adam, first_epoch, scale) = match &opts.resume {
+        Some(p) => {
+            let c = checkpoint::load(p, opts.weight_decay)?;
+            if c.model.hidden != opts.hidden {
+                return Err(format!(
+                    "checkpoint has hidden size {}, not {}",
+                    c.model.hidden, opts.hidden
+                ));
+            }
+            (c.model, c.adam, c.epochs_done, c.scale)
+        }
+        None => {
+            let model = Model::new(opts.hidden, opts.seed);
+            let adam = AdamW::new(model.params.len(), opts.weight_decay);
+            let scale = opts.scale.unwrap_or_else(|| fit_scale(train));
+            (model, adam, 0, scale)
+        }
+    };
+    let variants = if opts.mirror { 2 } else { 1 };
+    let n = train.len() * variants;
+    let val_inputs: Vec<Input> = val
+        .par_iter()
+        .map(|s| input(s, false, scale, opts.wdl))
+        .collect();
+    let steps_per_epoch = n.div_ceil(opts.batch) as u64;
+    let total_steps = steps_per_epoch * opts.epochs as u64;
+    let mut grads = vec![vec![0f32; model.params.len()]; CHUNKS];
+    let mut total = vec![0f32; model.params.len()];
+    for epoch in first_epoch..opts.epochs {
+        let start = Instant::now();
+        let mut order: Vec<u32> = (0..n as u32).collect();
+        let mut rng = Rng::stream(opts.seed, 1 + epoch as u64);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        let mut loss_sum = 0.0;
+        let mut lr = opts.lr;
+        for batch_idx in order.chunks(opts.batch) {
+            let inputs: Vec<Input> = batch_idx
+                .par_iter()
+                .map(|&i| {
+                    let i = i as usize;
+                    input(&train[i / variants], i % variants == 1, scale, opts.wdl)
+                })
+                .collect();
+            loss_sum += gradient(&model, &inputs, &mut grads, &mut total);
+            let inv = 1.0 / inputs.len() as f32;
+            total.par_iter_mut().for_each(|g| *g *= inv);
+            lr = cosine(opts.lr, adam.t, total_steps, 0.05);
+            adam.step(&mut model.params, &total, lr);
+            model.clip();
+        }
+        let secs = start.elapsed().as_secs_f64().max(1e-9);
+        report(&EpochReport {
+            epoch: epoch + 1,
+            train_loss: loss_sum / n as f64,
+            val_loss: mean_loss(&model, &val_inputs),
+            positions_per_s: n as f64 / secs,
+            lr,
+        });
+        if let Some(dir) = &opts.checkpoint {
+            let path = dir.join(format!("epoch-{}.ckpt", epoch + 1));
+            let c = Checkpoint {
+                model,
+                adam,
+                epochs_done: epoch + 1,
+                scale,
+            };
+            checkpoint::save(&path, &c)?;
+            (model, adam) = (c.model, c.adam);
+        }
+    }
+    Ok((model, scale))
+}
+
+/// Records of one game are neighbours in a data file, so held-out records
+/// come in blocks of this many: a game's positions fall on one side (but
+/// at block edges), and the validation loss is not flattered by games the
+/// net has seen.
+pub const VAL_BLOCK: usize = 1024;
+
+/// The held-out split: every 20th block of records, unless a validation
+/// file is given.
+pub fn split(records: Vec<Sample>, val: Option<Vec<Sample>>) -> (Vec<Sample>, Vec<Sample>) {
+    match val {
+        Some(v) => (records, v),
+        None => {
+            // Too little data for 20 blocks: every 20th record instead.
+            let block = if records.len() >= 20 * VAL_BLOCK {
+                VAL_BLOCK
+            } else {
+                1
+            };
+            let (mut t, mut v) = (Vec::new(), Vec::new());
+            for (i, s) in records.into_iter().enumerate() {
+                if (i / block) % 20 == 19 {
+                    v.push(s);
+                } else {
+                    t.push(s);
+                }
+            }
+            (t, v)
+        }
+    }
+}
+
+/// Reads and decodes data files, saying how many records were bad.
+pub fn load_samples(files: &[PathBuf]) -> Result<Vec<Sample>, String> {
+    let mut all = Vec::new();
+    for f in files {
+        let recs = read_file(f)?;
+        let (samples, bad) = decode_all(&recs);
+        if bad > 0 {
+            eprintln!("{}: {bad} bad records skipped", f.display());
+        }
+        all.extend(samples);
+    }
+    Ok(all)
+}
+
+/// Mean and largest |quantised - float| in centipawns over `samples`.
+pub fn quantisation_error(model: &Model, scale: f32, samples: &[Sample]) -> (f64, i32) {
+    let net = model.quantise(scale);
+    let mut s = model::Scratch::new(model.hidden);
+    let (mut sum, mut worst) = (0.0, 0);
+    for smp in samples {
+        let x = input(smp, false, scale, 0.0);
+        let f = (model.forward(&x, &mut s) * net.scale as f32) as f64;
+        let Ok(pos) = smp.to_position() else {
+            continue;
+        };
+        let q = net.evaluate(&pos) as f64;
+        let d = (q - f).abs();
+        sum += d;
+        worst = worst.max(d.ceil() as i32);
+    }
+    (sum / samples.len().max(1) as f64, worst)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,43 @@
+//! Where the search meets the evaluation: every move the search makes or
+//! takes back goes through here, so that the NNUE accumulators follow the
+//! position, and every static evaluation is asked here, so that one switch
+//! (`Settings::nnue`) chooses between the network and the classical terms.
+
+use super::eval;
+use super::search::Searcher;
+use crate::board::{Color, Move};
+
+impl Searcher<'_> {
+    /// Makes `m` on the position and, with NNUE, pushes its accumulators.
+    #[inline]
+    pub(super) fn make(&mut self, m: Move) {
+        if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
+            acc.push(net, &self.pos, m);
+        }
+        self.pos.make(m);
+    }
+
+    #[inline]
+    pub(super) fn unmake(&mut self) {
+        if let Some(acc) = self.acc.as_mut() {
+            acc.pop();
+        }
+        self.pos.unmake();
+    }
+
+    /// Static evaluation, side to move's view, centipawns. The net does not
+    /// see the move-limit clock, so the classical count term (what the
+    /// count would decide as the limit nears) is added to its output.
+    #[inline]
+    pub(super) fn evaluate(&self) -> i32 {
+        match (self.acc.as_ref(), self.shared.net) {
+            (Some(acc), Some(net)) => {
+                let stm = self.pos.side_to_move();
+                let count = eval::count_term(&self.pos);
+                let count = if stm == Color::Cho { count } else { -count };
+                acc.evaluate(net, stm) + count
+            }
+            _ => eval::evaluate(&self.pos),
+        }
+    }
+}

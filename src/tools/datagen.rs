@@ -1,0 +1,249 @@
+//! `janggun datagen`: self-play games at a fixed node count a move, each
+//! quiet position kept with its search score and the game's result as a
+//! training record (`crate::nnue::record`). One game per thread; the games
+//! are numbered and each one's openings come from (seed, number) alone, so
+//! one thread always writes the same file for the same seed.
+
+use crate::board::notation::setup_fen;
+use crate::board::rules::game_end;
+use crate::board::{legal_moves, MoveList, Outcome, Position, RuleSet, Setup};
+use crate::nnue::record::{Sample, Writer, RECORD_SIZE};
+use crate::nnue::rng::Rng;
+use crate::search::score::WIN_BOUND;
+use crate::search::{Control, Engine, Limits, Score, Settings};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Games longer than this are dropped (they would need a guess at the result).
+const MAX_GAME_PLIES: usize = 600;
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub threads: usize,
+    pub nodes: u64,
+    pub random_plies: usize,
+    pub seed: u64,
+    pub games: Option<u64>,
+    pub positions: Option<u64>,
+    pub out: PathBuf,
+    /// FENs to start from instead of the 16 setups.
+    pub openings: Option<PathBuf>,
+    /// The engine settings the games are played with (evaluation included).
+    pub settings: Settings,
+    /// Print a progress line this often.
+    pub progress: Duration,
+}
+
+/// One finished game's records, in the order they were played.
+struct Game {
+    records: Vec<[u8; RECORD_SIZE]>,
+}
+
+fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut fens = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        Position::from_fen(line, RuleSet::Janggi)
+            .map_err(|e| format!("{}:{}: bad FEN: {e}", path.display(), n + 1))?;
+        fens.push(line.to_string());
+    }
+    if fens.is_empty() {
+        return Err(format!("{}: no FEN in the file", path.display()));
+    }
+    Ok(fens)
+}
+
+/// Plays game number `index`; returns its kept records (empty when the game
+/// ended in the random plies or ran too long).
+fn play(engine: &mut Engine, opts: &Options, openings: &[String], index: u64) -> Game {
+    let mut rng = Rng::stream(opts.seed, index);
+    let fen = if openings.is_empty() {
+        let g = index as usize;
+        setup_fen(Setup::ALL[(g / 4) % 4], Setup::ALL[g % 4])
+    } else {
+        openings[rng.below(openings.len())].clone()
+    };
+    let empty = Game {
+        records: Vec::new(),
+    };
+    let Ok(mut pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
+        return empty;
+    };
+    engine.clear();
+    let control = Control::new();
+    let limits = Limits {
+        soft_nodes: Some(opts.nodes),
+        // A safety net for an iteration that explodes.
+        nodes: Some(opts.nodes.saturating_mul(16)),
+        ..Limits::default()
+    };
+    let mut kept: Vec<(Sample, crate::board::Color)> = Vec::new();
+    let mut ply = 0;
+    let outcome = loop {
+        if let Some(end) = game_end(&pos) {
+            break end.outcome;
+        }
+        if ply >= MAX_GAME_PLIES {
+            return empty;
+        }
+        let m = if ply < opts.random_plies {
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            // No random passes: they end games early.
+            list.retain(|m| !m.is_pass());
+            if list.is_empty() {
+                return empty;
+            }
+            list.as_slice()[rng.below(list.len())]
+        } else {
+            control.reset();
+            let r = engine.search(&pos, &limits, &control, &mut |_| {});
+            let Some(m) = r.best else {
+                return empty;
+            };
+            let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
+            if let Score::Cp(v) = r.score {
+                if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
+                    let s = Sample::from_position(&pos, v as i16, 1);
+                    kept.push((s, pos.side_to_move()));
+                }
+            }
+            m
+        };
+        pos.make(m);
+        ply += 1;
+    };
+    if ply <= opts.random_plies {
+        return empty;
+    }
+    let records = kept
+        .into_iter()
+        .filter_map(|(mut s, stm)| {
+            s.result = match outcome {
+                Outcome::Draw => 1,
+                Outcome::Win(c) if c == stm => 2,
+                Outcome::Win(_) => 0,
+            };
+            s.encode()
+        })
+        .collect();
+    Game { records }
+}
+
+fn fmt_secs(s: f64) -> String {
+    let s = s.max(0.0) as u64;
+    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+}
+
+pub fn run(opts: &Options) -> Result<(), String> {
+    if opts.threads == 0 || opts.threads > 256 {
+        return Err(format!("--threads must be 1..256, got {}", opts.threads));
+    }
+    if opts.nodes == 0 {
+        return Err("--nodes must be at least 1".into());
+    }
+    let openings = match &opts.openings {
+        Some(p) => read_openings(p)?,
+        None => Vec::new(),
+    };
+    let mut writer = Writer::append(&opts.out)?;
+    let start_count = writer.count();
+    let next_game = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Game>();
+    let start = Instant::now();
+    let mut games = 0u64;
+    let mut positions = 0u64;
+    let result = std::thread::scope(|s| {
+        for _ in 0..opts.threads {
+            let tx = tx.clone();
+            let (next_game, stop, openings) = (&next_game, &stop, &openings);
+            s.spawn(move || {
+                let settings = Settings {
+                    threads: 1,
+                    ..opts.settings.clone()
+                };
+                let mut engine = Engine::new(settings);
+                while !stop.load(Ordering::Relaxed) {
+                    let index = next_game.fetch_add(1, Ordering::Relaxed);
+                    if opts.games.is_some_and(|g| index >= g) {
+                        break;
+                    }
+                    let game = play(&mut engine, opts, openings, index);
+                    if tx.send(game).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut last_progress = Instant::now();
+        let mut last_sync = Instant::now();
+        let mut outcome = Ok(());
+        for game in rx.iter() {
+            if outcome.is_err() || stop.load(Ordering::Relaxed) {
+                continue;
+            }
+            games += 1;
+            for r in &game.records {
+                if opts.positions.is_some_and(|p| positions >= p) {
+                    break;
+                }
+                if let Err(e) = writer.write(r) {
+                    outcome = Err(e);
+                    break;
+                }
+                positions += 1;
+            }
+            let done = opts.positions.is_some_and(|p| positions >= p)
+                || opts.games.is_some_and(|g| games >= g);
+            if done || outcome.is_err() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            if last_sync.elapsed() >= Duration::from_secs(10) {
+                if let Err(e) = writer.sync_count() {
+                    outcome = Err(e);
+                    stop.store(true, Ordering::Relaxed);
+                }
+                last_sync = Instant::now();
+            }
+            if last_progress.elapsed() >= opts.progress {
+                progress(opts, start, games, positions);
+                last_progress = Instant::now();
+            }
+        }
+        outcome
+    });
+    writer.sync_count()?;
+    result?;
+    progress(opts, start, games, positions);
+    eprintln!(
+        "datagen: wrote {positions} positions from {games} games to {} ({} records in the file)",
+        opts.out.display(),
+        start_count + positions
+    );
+    Ok(())
+}
+
+fn progress(opts: &Options, start: Instant, games: u64, positions: u64) {
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    let pps = positions as f64 / secs;
+    let gps = games as f64 / secs;
+    let left = match (opts.positions, opts.games) {
+        (Some(p), _) if pps > 0.0 => fmt_secs(p.saturating_sub(positions) as f64 / pps),
+        (None, Some(g)) if gps > 0.0 => fmt_secs(g.saturating_sub(games) as f64 / gps),
+        (None, None) => "no limit".to_string(),
+        _ => "?".to_string(),
+    };
+    eprintln!(
+        "games {games}, positions {positions}, {pps:.1} positions/s, {:.2} games/s, elapsed {}, time left {left}",
+        gps,
+        fmt_secs(secs)
+    );
+}
