@@ -406,6 +406,7 @@ impl Session {
             ponder: go.ponder,
             searchmoves,
             banmoves: self.banmoves.clone(),
+            received: Some(std::time::Instant::now()),
         }
     }
 
