@@ -407,6 +407,7 @@ impl Session {
             ponder: go.ponder,
             searchmoves,
             banmoves: self.banmoves.clone(),
+            received: Some(std::time::Instant::now()),
         }
     }
 

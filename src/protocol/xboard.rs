@@ -476,6 +476,7 @@ impl Xboard {
         let c = &self.clock;
         let mut l = Limits {
             depth: c.depth,
+            received: Some(std::time::Instant::now()),
             ..Limits::default()
         };
         if let Some(ms) = c.per_move_ms {

@@ -55,6 +55,9 @@ pub struct Limits {
     pub searchmoves: Vec<Move>,
     /// UCCI `banmoves`: the root may not play these.
     pub banmoves: Vec<Move>,
+    /// When the command that started this search arrived: the clock runs
+    /// from then, not from when a busy machine got round to searching.
+    pub received: Option<std::time::Instant>,
 }
 
 /// Shared between the protocol thread and the search.

@@ -19,7 +19,7 @@ const DEFAULT_MOVES_TO_GO: u64 = 32;
 
 impl TimeManager {
     pub fn new(limits: &Limits, overhead: u64) -> TimeManager {
-        let start = Instant::now();
+        let start = limits.received.unwrap_or_else(Instant::now);
         let (soft, hard) = budget(limits, overhead);
         TimeManager { start, soft, hard }
     }
@@ -131,6 +131,21 @@ mod tests {
         };
         let (s, h) = budget(&l, 50);
         assert!(s.unwrap() >= 850 && h.unwrap() <= 1900);
+    }
+
+    #[test]
+    fn the_clock_runs_from_when_the_command_arrived() {
+        let l = Limits {
+            movetime: Some(1000),
+            received: Some(Instant::now() - std::time::Duration::from_secs(2)),
+            ..Limits::default()
+        };
+        assert!(TimeManager::new(&l, 10).hard_expired());
+        let l = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        assert!(!TimeManager::new(&l, 10).hard_expired());
     }
 
     #[test]
