@@ -12,9 +12,9 @@
 set -eu
 BIN=${1:-target/release/janggun}
 DATA=${DATA:-target/nnue-data}
-POSITIONS1=${POSITIONS1:-250000}
-POSITIONS2=${POSITIONS2:-150000}
-EPOCHS=${EPOCHS:-12}
+POSITIONS1=${POSITIONS1:-191538}
+POSITIONS2=${POSITIONS2:-121640}
+EPOCHS=${EPOCHS:-5}
 mkdir -p "$DATA"
 rm -f "$DATA/gen0_seed1.bin" "$DATA/gen0_seed2.bin"
 "$BIN" datagen --threads 1 --nodes 3000 --random-plies 8 --seed 1 \
@@ -23,7 +23,7 @@ rm -f "$DATA/gen0_seed1.bin" "$DATA/gen0_seed2.bin"
     --positions "$POSITIONS2" --out "$DATA/gen0_seed2.bin" &
 wait
 "$BIN" train "$DATA/gen0_seed1.bin" "$DATA/gen0_seed2.bin" \
-    --hidden 256 --epochs "$EPOCHS" --batch 8192 --lr 0.001 --wdl 0.3 --seed 1 \
+    --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --wdl 0.1 --seed 1 \
     --out-dir "$DATA/train"
 # The last line printed is the net's path: copy it to nets/ and name it in
 # src/nnue/embedded.rs to ship it.

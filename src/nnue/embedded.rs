@@ -6,8 +6,8 @@ use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// The embedded file's name; its hash part is checked by a test.
-pub const NAME: &str = "nn-bd65e72ed9d5.jnn";
-static BYTES: &[u8] = include_bytes!("../../nets/nn-bd65e72ed9d5.jnn");
+pub const NAME: &str = "nn-b65a1d9fadaf.jnn";
+static BYTES: &[u8] = include_bytes!("../../nets/nn-b65a1d9fadaf.jnn");
 
 static NET: Lazy<Result<Arc<Network>, String>> =
     Lazy::new(|| Network::from_bytes(BYTES).map(Arc::new));
