@@ -12,9 +12,9 @@
 set -eu
 BIN=${1:-target/release/janggun}
 DATA=${DATA:-target/nnue-data}
-POSITIONS1=${POSITIONS1:-191538}
-POSITIONS2=${POSITIONS2:-121640}
-EPOCHS=${EPOCHS:-5}
+POSITIONS1=${POSITIONS1:-436033}
+POSITIONS2=${POSITIONS2:-144606}
+EPOCHS=${EPOCHS:-6}
 mkdir -p "$DATA"
 rm -f "$DATA/gen0_seed1.bin" "$DATA/gen0_seed2.bin"
 "$BIN" datagen --threads 1 --nodes 3000 --random-plies 8 --seed 1 \

@@ -6,8 +6,8 @@ use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// The embedded file's name; its hash part is checked by a test.
-pub const NAME: &str = "nn-b65a1d9fadaf.jnn";
-static BYTES: &[u8] = include_bytes!("../../nets/nn-b65a1d9fadaf.jnn");
+pub const NAME: &str = "nn-c7f2d971be0b.jnn";
+static BYTES: &[u8] = include_bytes!("../../nets/nn-c7f2d971be0b.jnn");
 
 static NET: Lazy<Result<Arc<Network>, String>> =
     Lazy::new(|| Network::from_bytes(BYTES).map(Arc::new));
