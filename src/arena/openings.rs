@@ -15,26 +15,8 @@ pub struct Opening {
     pub moves: Vec<Move>,
 }
 
-/// A small, fast, reproducible generator (splitmix64).
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
+/// The match runner draws openings from the same seeded generator as datagen.
+pub use crate::nnue::rng::Rng;
 
 /// The 16 start positions, Han's arrangement varying fastest.
 pub fn default_openings() -> Vec<Opening> {
