@@ -38,7 +38,7 @@ engines sent (`move b0c2`) settle which move was played, so the replay goes on
 and checks the rest of the game; with --allow-ambiguous as well, such SAN is
 only a warning.
 
-  xboard_replay.py [--variant janggi] [--games N] [--debug-log FILE]
+  xboard_replay.py [--variant janggi] [--rules-as VARIANT] [--games N] [--debug-log FILE]
                    [--allow-ambiguous] [-v] GAMES.pgn
 
 Prints one line per game and `N passed, M failed`; exit status 0 only if all
@@ -262,7 +262,7 @@ def verdict(variant, fen, moves, legal):
     return False, None
 
 
-def check(game, default_variant, verbose, sent=None, allow_ambiguous=False):
+def check(game, default_variant, verbose, sent=None, allow_ambiguous=False, verdict_too=True):
     """(problems, warnings, summary) of one game; sent: the engines' moves
     from the debug log, to settle an ambiguous SAN."""
     variant = game.tags.get("Variant", "").strip().lower() or default_variant
@@ -313,6 +313,8 @@ def check(game, default_variant, verbose, sent=None, allow_ambiguous=False):
     bad = [w for w in BAD_WORDS if w in low]
     if bad:
         problems.append("result comment {%s} says %s" % (reason, ", ".join(bad)))
+    if not verdict_too:
+        return problems, warnings, summary + " (result not judged)"
     over, rules = verdict(variant, fen, moves, sf.legal_moves(variant, fen, moves))
     if not over:
         problems.append("the game is not over by the rules, but the PGN says %s" % result)
@@ -325,6 +327,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pgn")
     ap.add_argument("--variant", default="janggi", help="if a game has no Variant tag")
+    ap.add_argument("--rules-as", help="replay every game under this pyffish variant, whatever "
+                    "its Variant tag says (for rule sets pyffish lacks, e.g. kja as janggi)")
+    ap.add_argument("--no-result", action="store_true",
+                    help="check the moves and that a result was given, not that it is the rules' verdict")
     ap.add_argument("--games", type=int, help="the number of games the file must hold")
     ap.add_argument("--debug-log", help="XBoard's -debug file, to settle ambiguous SAN")
     ap.add_argument("--allow-ambiguous", action="store_true",
@@ -341,8 +347,10 @@ def main():
         if sent_by_game is not None:
             rnd = game.tags.get("Round", "")
             sent = sent_by_game.get(int(rnd) if rnd.isdigit() else i)
+        if args.rules_as:
+            game.tags["Variant"] = args.rules_as
         problems, warnings, summary = check(game, args.variant, args.verbose,
-                                            sent, args.allow_ambiguous)
+                                            sent, args.allow_ambiguous, not args.no_result)
         if problems:
             failed += 1
             print("game %d (%s): FAIL %s" % (i, who, summary))
