@@ -189,6 +189,12 @@ if [ ! -s "$pgn" ]; then
     exit 1
 fi
 replay=(--variant "$VARIANT" --games "$GAMES" --debug-log "$debug")
+# Rule sets pyffish lacks (kja, kojf) share janggi's moves: replay them as
+# janggi and check that a result was given, not which.
+if ! python3 -c "import pyffish, sys; sys.exit('$VARIANT' not in pyffish.variants())"; then
+    echo "xboard_match: pyffish lacks $VARIANT: moves checked under janggi, results not judged"
+    replay+=(--rules-as janggi --no-result)
+fi
 [ "${ALLOW_AMBIGUOUS:-0}" = 1 ] && replay+=(--allow-ambiguous)
 python3 "$here/xboard_replay.py" "${replay[@]}" "$pgn" || status=1
 [ -f "$shot" ] || shot=

@@ -42,8 +42,11 @@ enum Command {
         threads: usize,
         #[arg(default_value_t = 16)]
         hash: usize,
-        /// Evaluate with the embedded network instead of the classical terms.
-        #[arg(long)]
+        /// Evaluate with the classical terms instead of the embedded network.
+        #[arg(long, conflicts_with = "nnue")]
+        classical: bool,
+        /// The embedded network (the default; kept for old scripts).
+        #[arg(long, hide = true)]
         nnue: bool,
     },
     /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
@@ -165,8 +168,9 @@ fn main() -> ExitCode {
             depth,
             threads,
             hash,
-            nnue,
-        }) => tools::bench::run_eval(depth, threads, hash, nnue),
+            classical,
+            nnue: _,
+        }) => tools::bench::run_eval(depth, threads, hash, classical),
         Some(Command::Selfplay {
             games,
             nodes,

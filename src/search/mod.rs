@@ -235,8 +235,8 @@ pub struct Settings {
     pub show_wdl: bool,
     pub ponder: bool,
     pub ablation: Ablation,
-    /// The network to evaluate with (`Use NNUE`); `None`: the classical
-    /// evaluation.
+    /// The network to evaluate with (`Use NNUE`, by default the embedded
+    /// one); `None`: the classical evaluation.
     pub nnue: Option<std::sync::Arc<crate::nnue::Network>>,
 }
 
@@ -254,7 +254,9 @@ impl Default for Settings {
             show_wdl: false,
             ponder: false,
             ablation: Ablation::None,
-            nnue: None,
+            // The embedded net beat the classical evaluation (README, NNUE);
+            // it cannot fail to load, as a test makes sure.
+            nnue: crate::nnue::embedded::network().ok(),
         }
     }
 }

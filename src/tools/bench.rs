@@ -90,8 +90,9 @@ pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
     run_eval(depth, threads, hash_mb, false)
 }
 
-/// `janggun bench`, with the embedded network when `nnue` is set.
-pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, nnue: bool) -> Result<(), String> {
+/// `janggun bench`: with the embedded network (the default evaluation), or
+/// with the classical one when `classical` is set.
+pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, classical: bool) -> Result<(), String> {
     check_threads(threads)?;
     check_hash_mb(hash_mb)?;
     if depth == 0 || depth > 64 {
@@ -101,10 +102,10 @@ pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, nnue: bool) -> Resul
     let settings = Settings {
         threads,
         hash_mb,
-        nnue: if nnue {
-            Some(crate::nnue::embedded::network()?)
-        } else {
+        nnue: if classical {
             None
+        } else {
+            Some(crate::nnue::embedded::network()?)
         },
         ..Settings::default()
     };
