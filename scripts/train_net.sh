@@ -32,9 +32,10 @@ GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
 EPOCHS=${EPOCHS:-2}
 mkdir -p "$DATA"
 
-# seed:positions of the shards the shipped net was trained on.
-GEN0="1:436033 2:144606"
-GEN1="11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"
+# seed:positions of the shards the shipped net was trained on (override
+# for a quick trial, e.g. GEN0="1:500" GEN1="11:500" EPOCHS=1).
+GEN0=${GEN0:-"1:436033 2:144606"}
+GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
 JOBS=${JOBS:-2}
 
 run_shards() { # generation, shards, extra datagen arguments...
