@@ -39,6 +39,8 @@ import time
 
 import pyffish as sf
 
+from xboard_replay import xboard_to_uci
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 XBOARD = "/usr/games/xboard"
 PYFFISH_VARIANTS = set(sf.variants())
@@ -146,17 +148,6 @@ def to_cecp(uci):
     return "%s%d%s%d" % (m.group(1), int(m.group(2)) - 1, m.group(3), int(m.group(4)) - 1)
 
 
-def from_cecp(move, legal):
-    if move in ("@@@@", "pass", "0000"):
-        passes = [m for m in legal if is_pass(m)]
-        return passes[0] if passes else None
-    m = re.match(r"^([a-i])(\d)([a-i])(\d)$", move)
-    if not m:
-        return None
-    uci = "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
-    return uci if uci in legal else None
-
-
 class Log:
     """XBoard's debug log, read as it grows."""
 
@@ -262,8 +253,8 @@ def main():
             if log.game_end():
                 break
             legal = sf.legal_moves(rules, start, moves)
-            played = from_cecp(log.engine_moves()[mine], legal)
-            if played is None:
+            played = xboard_to_uci(log.engine_moves()[mine], legal)
+            if played not in legal:
                 problems.append("engine move %s not legal" % log.engine_moves()[mine])
                 break
             moves.append(played)

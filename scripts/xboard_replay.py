@@ -50,6 +50,9 @@ import sys
 
 import pyffish as sf
 
+# The PGN replay of the match runner's games judges positions the same way.
+from replay_pgn_pyffish import board_of, verdict
+
 # Piece letters of both letter sets, to one kind each.
 KIND = {"K": "K", "G": "K", "A": "A", "B": "E", "E": "E", "N": "H", "H": "H",
         "R": "R", "C": "C", "P": "P", "S": "P"}
@@ -145,24 +148,6 @@ def result_comment(game):
     return following[-1]
 
 
-def board_of(fen):
-    """{square: letter} from a FEN's board field, squares as in UCI (a1..i10)."""
-    board = {}
-    rows = fen.split()[0].split("/")
-    height = len(rows)
-    for r, row in enumerate(rows):
-        rank = height - r
-        f = 0
-        for m in re.finditer(r"\d+|\+?[A-Za-z]~?", row):
-            t = m.group(0)
-            if t.isdigit():
-                f += int(t)
-            else:
-                board["%s%d" % (chr(ord("a") + f), rank)] = t.lstrip("+").rstrip("~")
-                f += 1
-    return board
-
-
 def read_debug_moves(path):
     """{game number: [UCI moves]} from an XBoard debug log: what the engines sent."""
     games, current = {}, None
@@ -242,26 +227,6 @@ def resolve(token, legal, board):
     return uci, None
 
 
-def verdict(variant, fen, moves, legal):
-    """(over, result) by the rules, pyffish's values from the side to move's view."""
-    white = sf.get_fen(variant, fen, moves).split()[1] == "w"
-
-    def result(value):
-        if value == 0:
-            return "1/2-1/2"
-        return "1-0" if (value > 0) == white else "0-1"
-
-    if not legal:
-        return True, result(sf.game_result(variant, fen, moves))
-    over, value = sf.is_immediate_game_end(variant, fen, moves)
-    if over:
-        return True, result(value)
-    over, value = sf.is_optional_game_end(variant, fen, moves)
-    if over:
-        return True, result(value)
-    return False, None
-
-
 def check(game, default_variant, verbose, sent=None, allow_ambiguous=False, verdict_too=True):
     """(problems, warnings, summary) of one game; sent: the engines' moves
     from the debug log, to settle an ambiguous SAN."""
@@ -315,7 +280,7 @@ def check(game, default_variant, verbose, sent=None, allow_ambiguous=False, verd
         problems.append("result comment {%s} says %s" % (reason, ", ".join(bad)))
     if not verdict_too:
         return problems, warnings, summary + " (result not judged)"
-    over, rules = verdict(variant, fen, moves, sf.legal_moves(variant, fen, moves))
+    over, rules = verdict(variant, fen, moves)
     if not over:
         problems.append("the game is not over by the rules, but the PGN says %s" % result)
     elif rules != result:

@@ -7,17 +7,9 @@
 mod match_common;
 
 use janggun::arena::EndKind;
-use janggun::board::EndReason;
+use janggun::board::{EndReason, RuleSet};
 use match_common::*;
 
-const RULES: [&str; 6] = [
-    "janggi",
-    "janggitraditional",
-    "janggimodern",
-    "janggicasual",
-    "kja",
-    "kojf",
-];
 const START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
 /// Plays the script from `fen` under `rules` (both colour orders) and
@@ -56,7 +48,7 @@ fn check(name: &str, rules: &str, fen: &str, moves: &[&str], result: &str, kind:
 #[test]
 fn checkmate_in_every_rule_set() {
     // Chariots on a9 and b10 leave the general on e10 no point.
-    for rules in RULES {
+    for rules in RuleSet::NAMES {
         check(
             "mate",
             rules,
@@ -190,7 +182,7 @@ fn perpetual_check_loses_in_every_rule_set() {
     let fen = "4k4/R8/9/9/9/9/9/9/9/3K5 w - - 0 1";
     let cycle = ["a9a10", "e10e9", "a10a9", "e9e10"];
     let moves: Vec<&str> = cycle.iter().copied().cycle().take(12).collect();
-    for rules in RULES {
+    for rules in RuleSet::NAMES {
         // Under janggimodern the chariot's shuttle (its fifth move) ends the
         // game first, with the same loser.
         let kind = if rules == "janggimodern" {
@@ -242,7 +234,7 @@ fn back_and_forth_only_under_janggimodern() {
     let moves = [
         "b1c3", "a7a6", "c3b1", "a6a5", "b1c3", "a5b5", "c3b1", "b5c5", "b1c3",
     ];
-    for rules in RULES {
+    for rules in RuleSet::NAMES {
         let (result, kind) = if rules == "janggimodern" {
             ("0-1", EndKind::Rules(EndReason::BackAndForth))
         } else {
