@@ -8,8 +8,9 @@ XBoard runs with Janggun as its only engine, in Machine White mode: Janggun
 plays Cho (White, moving first) and "the person" plays Han at the top of an
 unflipped board. Each of the person's moves is a legal move picked at random
 (seeded) from pyffish's list; it is entered by clicking the piece and then
-its target square, except that the move number --pass-at is a pass typed into
-XBoard's type-in box as `@@@@` (when a pass is legal there). After every
+its target square, except that the move number --pass-at (or the first one
+after it where a pass is legal) is a pass typed into XBoard's type-in box as
+`@@@@`. After every
 move the script checks in XBoard's debug log that XBoard sent that very move
 to the engine (`usermove ...`), and it waits for the engine's answer.
 
@@ -274,7 +275,9 @@ def main():
                     fail("cannot find the board's lines in XBoard's window %s" % (win,))
             pass_moves = [m for m in legal if is_pass(m)]
             sent_before = len(log.sent())
-            if mine + 1 == args.pass_at and pass_moves:
+            # The pass goes at move --pass-at, or at the first move after it
+            # where a pass is legal (not in check).
+            if mine + 1 >= args.pass_at and passes == 0 and pass_moves:
                 choice = pass_moves[0]
                 after = sf.get_fen(rules, start, moves + [choice]).split()
                 expect = ("usermove @@@@", "setboard " + " ".join(after[:2]))
