@@ -86,10 +86,6 @@ pub fn run_with_settings(
     })
 }
 
-pub fn run(depth: u32, threads: usize, hash_mb: usize) -> Result<(), String> {
-    run_eval(depth, threads, hash_mb, false)
-}
-
 /// `janggun bench`: with the embedded network (the default evaluation), or
 /// with the classical one when `classical` is set.
 pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, classical: bool) -> Result<(), String> {
