@@ -51,7 +51,13 @@ fn options_and_commands_frontends_send_are_accepted() {
     e.send("setoption name Analysis Contempt value Off");
     let lines = e.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert!(lines.iter().any(|l| l.contains("'SyzygyPath' is ignored")));
+    // Declared (python-chess sets only declared options), so set quietly.
+    assert!(!lines.iter().any(|l| l.contains("SyzygyPath")), "{lines:?}");
+    e.send("uci");
+    let hello = e.until(LONG, |l| l == "uciok");
+    assert!(hello
+        .iter()
+        .any(|l| l == "option name SyzygyPath type string default <empty>"));
     assert!(lines
         .iter()
         .any(|l| l.contains("'Analysis Contempt' is ignored")));

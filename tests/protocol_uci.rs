@@ -375,3 +375,21 @@ fn end_of_input_exits() {
         .expect("engine exits at EOF");
     assert!(st.success());
 }
+
+#[test]
+fn a_bikjang_lost_on_the_count_is_mate_minus_one() {
+    // Han's general faces Cho's and every other square it could reach is
+    // covered: its only move is the pass that accepts the bikjang, and the
+    // count then goes to Cho. The game is not over yet (the pass is still
+    // to be played), so the score is mate -1, not mate 0.
+    let mut e = Engine::start();
+    e.send("position fen 4k4/9/9/9/9/9/9/9/4K4/3R1R3 b - - 0 1");
+    let lines = e.search("go depth 4");
+    let last_info = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info line");
+    assert!(last_info.contains(" score mate -1 "), "{lines:?}");
+    assert_eq!(lines.last().unwrap(), "bestmove e10e10");
+}

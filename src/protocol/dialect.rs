@@ -1,25 +1,24 @@
-//! The two protocol dialects (UCI, UCCI). What differs between them
-//! besides move notation (option names, `info` and `bestmove` lines) is
-//! written by `uci.rs` and `ucci.rs`, which depend on this file, not the
-//! other way round.
+//! The three dialects one conversation core speaks. What differs between
+//! them (the handshake, option lines, `info`/thinking lines, how an answer
+//! is written) is rendered by `uci.rs`, `ucci.rs` and `cecp.rs`, which
+//! depend on this file, not the other way round.
 
-use crate::board::{move_to_string, Move, Notation};
+use crate::board::Notation;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Dialect {
     Uci,
     Ucci,
+    /// XBoard/WinBoard's protocol (chosen by a first line `xboard`).
+    Cecp,
 }
 
 impl Dialect {
+    /// How moves are written: UCI's ranks 1..10, or 0..9 for UCCI and CECP.
     pub fn notation(self) -> Notation {
         match self {
             Dialect::Uci => Notation::Uci,
-            Dialect::Ucci => Notation::Ucci,
+            Dialect::Ucci | Dialect::Cecp => Notation::Ucci,
         }
-    }
-
-    pub fn mv(self, m: Move) -> String {
-        move_to_string(m, self.notation())
     }
 }

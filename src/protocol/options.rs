@@ -1,11 +1,15 @@
-//! The engine's options, declared once. Both dialects print and set them
-//! from this table; defaults are read back from `Config::default()` so the
-//! table cannot drift from `Settings::default()`.
+//! The engine's options, declared once. Each row says how its value is
+//! read, how a new value is applied and where it is listed; every dialect's
+//! rendering (`option name ...` for UCI, `option ...` for UCCI, `feature
+//! option="..."` for CECP) is written here, beside the table, so that no
+//! dialect keeps its own copy of either. Defaults are read back from
+//! `Config::default()`, so the table cannot drift from `Settings::default()`.
 
 use super::dialect::Dialect;
 use crate::board::RuleSet;
-use crate::search::{Ablation, Settings};
+use crate::search::{Ablation, Settings, MAX_HASH_MB, MAX_THREADS};
 use crate::text::clip;
+use std::sync::Arc;
 
 /// Everything the options change.
 #[derive(Clone, Debug, Default)]
@@ -18,8 +22,11 @@ pub struct Config {
     pub debug_log: String,
     /// The network `Use NNUE` evaluates with (`None`: the embedded one)
     /// and the file it came from.
-    pub net: Option<std::sync::Arc<crate::nnue::Network>>,
+    pub net: Option<Arc<crate::nnue::Network>>,
     pub eval_file: String,
+    /// Declared for bot frameworks whose configs set it (python-chess
+    /// refuses to set an undeclared option); Janggi has no tablebases.
+    pub syzygy_path: String,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,6 +48,7 @@ pub enum Id {
     DebugLogFile,
     UseNnue,
     EvalFile,
+    SyzygyPath,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -56,35 +64,114 @@ pub enum Kind {
     Text,
 }
 
+/// Where an option is listed. Every option can be set in every dialect;
+/// this only decides which handshake shows it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Shown {
+    Everywhere,
+    /// CECP sets these with commands of its own (`variant`, `memory`,
+    /// `cores`, `hard`/`easy`, `analyze`), so offering them again as
+    /// options would give a GUI two controls for one thing.
+    NotCecp,
+    /// UCCI's own (`usemillisec`).
+    UcciOnly,
+}
+
+/// What the conversation must do after an option changed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Only the protocol's own state changed.
+    None,
+    /// The engine needs the new settings (when it is free).
+    Settings,
+    ClearHash,
+    Variant,
+    DebugLog,
+}
+
+/// A parsed option value, checked against the option's kind.
+pub enum Value {
+    Bool(bool),
+    Int(i64),
+    Name(&'static str),
+    Press,
+    Text(String),
+}
+
+impl Value {
+    fn int(&self) -> i64 {
+        match self {
+            Value::Int(n) => *n,
+            _ => 0,
+        }
+    }
+    fn flag(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+    fn text(self) -> String {
+        match self {
+            Value::Text(t) => t,
+            Value::Name(n) => n.to_string(),
+            _ => String::new(),
+        }
+    }
+}
+
+type Getter = fn(&Config) -> String;
+/// Applies a value already checked against the kind. On error `config`
+/// must be unchanged.
+type Setter = fn(&mut Config, Value) -> Result<Effect, String>;
+
 pub struct OptionDef {
     pub id: Id,
     pub uci: &'static str,
     pub ucci: &'static str,
     pub kind: Kind,
-    /// Shown only in this dialect (`None`: both).
-    pub only: Option<Dialect>,
+    pub shown: Shown,
+    get: Getter,
+    set: Setter,
 }
 
-use crate::search::{MAX_HASH_MB, MAX_THREADS};
-
-const fn def(id: Id, uci: &'static str, ucci: &'static str, kind: Kind) -> OptionDef {
+const fn row(
+    id: Id,
+    uci: &'static str,
+    ucci: &'static str,
+    kind: Kind,
+    get: Getter,
+    set: Setter,
+) -> OptionDef {
     OptionDef {
         id,
         uci,
         ucci,
         kind,
-        only: None,
+        shown: Shown::Everywhere,
+        get,
+        set,
+    }
+}
+
+const fn not_cecp(d: OptionDef) -> OptionDef {
+    OptionDef {
+        shown: Shown::NotCecp,
+        ..d
     }
 }
 
 pub const OPTIONS: &[OptionDef] = &[
-    def(
+    not_cecp(row(
         Id::Variant,
         "UCI_Variant",
         "UCI_Variant",
         Kind::Combo(&RuleSet::NAMES),
-    ),
-    def(
+        |c| c.variant.name().to_string(),
+        |c, v| {
+            // The combo lists `RuleSet::NAMES`, so the name always reads back.
+            c.variant = v.text().parse()?;
+            Ok(Effect::Variant)
+        },
+    )),
+    not_cecp(row(
         Id::Threads,
         "Threads",
         "threads",
@@ -92,8 +179,14 @@ pub const OPTIONS: &[OptionDef] = &[
             min: 1,
             max: MAX_THREADS as i64,
         },
-    ),
-    def(
+        |c| c.settings.threads.to_string(),
+        // Spin ranges are checked before a setter runs, so no cast wraps.
+        |c, v| {
+            c.settings.threads = v.int() as usize;
+            Ok(Effect::Settings)
+        },
+    )),
+    not_cecp(row(
         Id::Hash,
         "Hash",
         "hashsize",
@@ -101,34 +194,73 @@ pub const OPTIONS: &[OptionDef] = &[
             min: 1,
             max: MAX_HASH_MB as i64,
         },
+        |c| c.settings.hash_mb.to_string(),
+        set_hash,
+    )),
+    row(
+        Id::ClearHash,
+        "Clear Hash",
+        "Clear_Hash",
+        Kind::Button,
+        |_| String::new(),
+        |_, _| Ok(Effect::ClearHash),
     ),
-    def(Id::ClearHash, "Clear Hash", "Clear_Hash", Kind::Button),
-    def(Id::Ponder, "Ponder", "Ponder", Kind::Check),
-    def(
+    not_cecp(row(
+        Id::Ponder,
+        "Ponder",
+        "Ponder",
+        Kind::Check,
+        |c| c.settings.ponder.to_string(),
+        |c, v| {
+            c.settings.ponder = v.flag();
+            Ok(Effect::Settings)
+        },
+    )),
+    row(
         Id::MultiPv,
         "MultiPV",
         "MultiPV",
         Kind::Spin { min: 1, max: 500 },
+        |c| c.settings.multipv.to_string(),
+        |c, v| {
+            c.settings.multipv = v.int() as u32;
+            Ok(Effect::Settings)
+        },
     ),
-    def(
+    row(
         Id::MoveOverhead,
         "Move Overhead",
         "Move_Overhead",
         Kind::Spin { min: 0, max: 5000 },
+        |c| c.settings.move_overhead_ms.to_string(),
+        |c, v| {
+            c.settings.move_overhead_ms = v.int() as u64;
+            Ok(Effect::Settings)
+        },
     ),
-    def(
+    row(
         Id::SkillLevel,
         "Skill Level",
         "Skill_Level",
         Kind::Spin { min: -20, max: 20 },
+        |c| c.settings.skill_level.to_string(),
+        |c, v| {
+            c.settings.skill_level = v.int() as i32;
+            Ok(Effect::Settings)
+        },
     ),
-    def(
+    row(
         Id::LimitStrength,
         "UCI_LimitStrength",
         "UCI_LimitStrength",
         Kind::Check,
+        |c| c.settings.limit_strength.to_string(),
+        |c, v| {
+            c.settings.limit_strength = v.flag();
+            Ok(Effect::Settings)
+        },
     ),
-    def(
+    row(
         Id::Elo,
         "UCI_Elo",
         "UCI_Elo",
@@ -136,40 +268,149 @@ pub const OPTIONS: &[OptionDef] = &[
             min: 500,
             max: 2850,
         },
+        |c| c.settings.elo.to_string(),
+        |c, v| {
+            c.settings.elo = v.int() as u32;
+            Ok(Effect::Settings)
+        },
     ),
-    def(
+    not_cecp(row(
         Id::AnalyseMode,
         "UCI_AnalyseMode",
         "UCI_AnalyseMode",
         Kind::Check,
+        |c| c.settings.analyse_mode.to_string(),
+        |c, v| {
+            c.settings.analyse_mode = v.flag();
+            Ok(Effect::Settings)
+        },
+    )),
+    row(
+        Id::ShowWdl,
+        "UCI_ShowWDL",
+        "UCI_ShowWDL",
+        Kind::Check,
+        |c| c.settings.show_wdl.to_string(),
+        |c, v| {
+            c.settings.show_wdl = v.flag();
+            Ok(Effect::None)
+        },
     ),
-    def(Id::ShowWdl, "UCI_ShowWDL", "UCI_ShowWDL", Kind::Check),
-    def(Id::Ablate, "Ablate", "Ablate", Kind::Combo(Ablation::NAMES)),
-    def(
+    row(
+        Id::Ablate,
+        "Ablate",
+        "Ablate",
+        Kind::Combo(Ablation::NAMES),
+        |c| c.settings.ablation.name().to_string(),
+        |c, v| {
+            let name = v.text();
+            c.settings.ablation =
+                Ablation::from_name(&name).ok_or_else(|| format!("unknown ablation '{name}'"))?;
+            Ok(Effect::Settings)
+        },
+    ),
+    row(
         Id::DebugLogFile,
         "Debug Log File",
         "Debug_Log_File",
         Kind::Text,
+        |c| c.debug_log.clone(),
+        |c, v| {
+            c.debug_log = v.text();
+            Ok(Effect::DebugLog)
+        },
     ),
-    def(Id::UseNnue, "Use NNUE", "Use_NNUE", Kind::Check),
-    def(Id::EvalFile, "EvalFile", "EvalFile", Kind::Text),
+    row(
+        Id::UseNnue,
+        "Use NNUE",
+        "Use_NNUE",
+        Kind::Check,
+        |c| c.settings.nnue.is_some().to_string(),
+        |c, v| {
+            c.settings.nnue = if v.flag() {
+                Some(match &c.net {
+                    Some(n) => n.clone(),
+                    None => crate::nnue::embedded::network()?,
+                })
+            } else {
+                None
+            };
+            Ok(Effect::Settings)
+        },
+    ),
+    row(
+        Id::EvalFile,
+        "EvalFile",
+        "EvalFile",
+        Kind::Text,
+        |c| {
+            if c.eval_file.is_empty() {
+                crate::nnue::embedded::NAME.to_string()
+            } else {
+                c.eval_file.clone()
+            }
+        },
+        set_eval_file,
+    ),
+    row(
+        Id::SyzygyPath,
+        "SyzygyPath",
+        "SyzygyPath",
+        Kind::Text,
+        |c| c.syzygy_path.clone(),
+        |c, v| {
+            c.syzygy_path = v.text();
+            Ok(Effect::None)
+        },
+    ),
     OptionDef {
-        id: Id::UseMillisec,
-        uci: "usemillisec",
-        ucci: "usemillisec",
-        kind: Kind::Check,
-        only: Some(Dialect::Ucci),
+        shown: Shown::UcciOnly,
+        ..row(
+            Id::UseMillisec,
+            "usemillisec",
+            "usemillisec",
+            Kind::Check,
+            |c| c.use_millisec.to_string(),
+            |c, v| {
+                c.use_millisec = v.flag();
+                Ok(Effect::None)
+            },
+        )
     },
 ];
 
-/// Options Fairy-Stockfish GUIs send that mean nothing here.
-/// python-chess configs set `SyzygyPath`, Liground `Analysis Contempt`.
-const IGNORED: &[&str] = &[
-    "UCI_Chess960",
-    "VariantPath",
-    "SyzygyPath",
-    "Analysis Contempt",
-];
+fn set_hash(c: &mut Config, v: Value) -> Result<Effect, String> {
+    let mb = v.int();
+    if let Some(total) = physical_memory_mb() {
+        if mb as u64 > total / 2 {
+            return Err(format!(
+                "Hash {mb} MB is more than half of this machine's {total} MB"
+            ));
+        }
+    }
+    c.settings.hash_mb = mb as usize;
+    Ok(Effect::Settings)
+}
+
+fn set_eval_file(c: &mut Config, v: Value) -> Result<Effect, String> {
+    let path = v.text();
+    // The embedded net by name (or no name) needs no file.
+    let net = if path.is_empty() || path == crate::nnue::embedded::NAME {
+        crate::nnue::embedded::network()?
+    } else {
+        Arc::new(crate::nnue::Network::load(std::path::Path::new(&path))?)
+    };
+    if c.settings.nnue.is_some() {
+        c.settings.nnue = Some(net.clone());
+    }
+    c.net = Some(net);
+    c.eval_file = path;
+    Ok(Effect::Settings)
+}
+
+/// Options Fairy-Stockfish GUIs send that mean nothing here; acknowledged
+/// with a note rather than refused (Liground sends `Analysis Contempt`).
+const IGNORED: &[&str] = &["UCI_Chess960", "VariantPath", "Analysis Contempt"];
 
 /// Other names GUIs use for an option (fairyground's UCCI mode).
 const ALIASES: &[(&str, Id)] = &[("UCCI_Variant", Id::Variant)];
@@ -196,55 +437,12 @@ pub fn is_ignored(name: &str) -> bool {
     IGNORED.iter().any(|i| normalise(i) == n)
 }
 
-/// The option's value in `config`, as the protocol writes it.
+/// The option's value in `config`, as the protocols write it.
 pub fn current(config: &Config, id: Id) -> String {
-    let s = &config.settings;
-    match id {
-        Id::Variant => config.variant.name().to_string(),
-        Id::Threads => s.threads.to_string(),
-        Id::Hash => s.hash_mb.to_string(),
-        Id::ClearHash => String::new(),
-        Id::Ponder => s.ponder.to_string(),
-        Id::MultiPv => s.multipv.to_string(),
-        Id::MoveOverhead => s.move_overhead_ms.to_string(),
-        Id::SkillLevel => s.skill_level.to_string(),
-        Id::LimitStrength => s.limit_strength.to_string(),
-        Id::Elo => s.elo.to_string(),
-        Id::AnalyseMode => s.analyse_mode.to_string(),
-        Id::ShowWdl => s.show_wdl.to_string(),
-        Id::UseMillisec => config.use_millisec.to_string(),
-        Id::Ablate => s.ablation.name().to_string(),
-        Id::DebugLogFile => config.debug_log.clone(),
-        Id::UseNnue => s.nnue.is_some().to_string(),
-        Id::EvalFile => {
-            if config.eval_file.is_empty() {
-                crate::nnue::embedded::NAME.to_string()
-            } else {
-                config.eval_file.clone()
-            }
-        }
-    }
-}
-
-/// What the session must do after an option changed.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Effect {
-    /// Only the protocol's own state changed.
-    None,
-    /// The engine needs the new settings.
-    Settings,
-    ClearHash,
-    Variant,
-    DebugLog,
-}
-
-/// A parsed option value, checked against the option's kind.
-enum Value {
-    Bool(bool),
-    Int(i64),
-    Name(&'static str),
-    Press,
-    Text(String),
+    OPTIONS
+        .iter()
+        .find(|d| d.id == id)
+        .map_or_else(String::new, |d| (d.get)(config))
 }
 
 fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
@@ -255,6 +453,7 @@ fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
         (Kind::Text, None | Some("<empty>")) => Ok(Value::Text(String::new())),
         (Kind::Text, Some(v)) => Ok(Value::Text(v.to_string())),
         (_, None) => Err(format!("option '{}' needs a value", d.uci)),
+        // XBoard writes a check box as 0/1.
         (Kind::Check, Some(v)) => match v.to_ascii_lowercase().as_str() {
             "true" | "on" | "1" => Ok(Value::Bool(true)),
             "false" | "off" | "0" => Ok(Value::Bool(false)),
@@ -302,117 +501,7 @@ fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
 /// Sets an option; on error `config` is unchanged.
 pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effect, String> {
     let v = parse_value(d, raw)?;
-    if d.id == Id::Hash {
-        if let (Value::Int(mb), Some(total)) = (&v, physical_memory_mb()) {
-            if *mb as u64 > total / 2 {
-                return Err(format!(
-                    "Hash {mb} MB is more than half of this machine's {total} MB"
-                ));
-            }
-        }
-    }
-    let s = &mut config.settings;
-    let int = |v: &Value| match v {
-        Value::Int(n) => *n,
-        _ => 0,
-    };
-    let flag = |v: &Value| matches!(v, Value::Bool(true));
-    // Spin ranges are checked above, so these conversions cannot wrap.
-    Ok(match d.id {
-        Id::Variant => {
-            // The combo lists `RuleSet::NAMES`, so the name always reads back.
-            if let Value::Name(n) = v {
-                config.variant = n.parse().map_err(|e: String| e)?;
-            }
-            Effect::Variant
-        }
-        Id::Threads => {
-            s.threads = int(&v) as usize;
-            Effect::Settings
-        }
-        Id::Hash => {
-            s.hash_mb = int(&v) as usize;
-            Effect::Settings
-        }
-        Id::ClearHash => Effect::ClearHash,
-        Id::Ponder => {
-            s.ponder = flag(&v);
-            Effect::Settings
-        }
-        Id::MultiPv => {
-            s.multipv = int(&v) as u32;
-            Effect::Settings
-        }
-        Id::MoveOverhead => {
-            s.move_overhead_ms = int(&v) as u64;
-            Effect::Settings
-        }
-        Id::SkillLevel => {
-            s.skill_level = int(&v) as i32;
-            Effect::Settings
-        }
-        Id::LimitStrength => {
-            s.limit_strength = flag(&v);
-            Effect::Settings
-        }
-        Id::Elo => {
-            s.elo = int(&v) as u32;
-            Effect::Settings
-        }
-        Id::AnalyseMode => {
-            s.analyse_mode = flag(&v);
-            Effect::Settings
-        }
-        Id::ShowWdl => {
-            s.show_wdl = flag(&v);
-            Effect::None
-        }
-        Id::UseMillisec => {
-            config.use_millisec = flag(&v);
-            Effect::None
-        }
-        Id::Ablate => {
-            if let Value::Name(n) = v {
-                s.ablation =
-                    Ablation::from_name(n).ok_or_else(|| format!("unknown ablation '{n}'"))?;
-            }
-            Effect::Settings
-        }
-        Id::DebugLogFile => {
-            if let Value::Text(t) = v {
-                config.debug_log = t;
-            }
-            Effect::DebugLog
-        }
-        Id::UseNnue => {
-            s.nnue = if flag(&v) {
-                Some(match &config.net {
-                    Some(n) => n.clone(),
-                    None => crate::nnue::embedded::network()?,
-                })
-            } else {
-                None
-            };
-            Effect::Settings
-        }
-        Id::EvalFile => {
-            let Value::Text(path) = v else {
-                return Ok(Effect::None);
-            };
-            // The embedded net by name (or no name) needs no file.
-            let net = if path.is_empty() || path == crate::nnue::embedded::NAME {
-                crate::nnue::embedded::network()?
-            } else {
-                std::sync::Arc::new(crate::nnue::Network::load(std::path::Path::new(&path))?)
-            };
-            if config.settings.nnue.is_some() {
-                config.settings.nnue = Some(net.clone());
-            }
-            config.net = Some(net);
-            config.eval_file = path;
-            Effect::Settings
-        }
-    })
+    (d.set)(config, v)
 }
 
 /// Total RAM in MB where the OS tells us; a Hash beyond half of it would
@@ -424,9 +513,18 @@ fn physical_memory_mb() -> Option<u64> {
     Some(kb / 1024)
 }
 
-/// `type ...` part of an option line, with the default from `config`.
+/// The options a dialect's handshake lists, in table order.
+pub fn listed(dialect: Dialect) -> impl Iterator<Item = &'static OptionDef> {
+    OPTIONS.iter().filter(move |d| match (d.shown, dialect) {
+        (Shown::Everywhere, _) => true,
+        (Shown::NotCecp, d) => d != Dialect::Cecp,
+        (Shown::UcciOnly, d) => d == Dialect::Ucci,
+    })
+}
+
+/// `type ...` part of a UCI/UCCI option line, with the default from `config`.
 pub fn describe(config: &Config, d: &OptionDef) -> String {
-    let default = current(config, d.id);
+    let default = (d.get)(config);
     match d.kind {
         Kind::Check => format!("type check default {default}"),
         Kind::Spin { min, max } => format!("type spin default {default} min {min} max {max}"),
@@ -444,6 +542,39 @@ pub fn describe(config: &Config, d: &OptionDef) -> String {
     }
 }
 
+/// How the option appears in the dialect's handshake.
+pub fn render(dialect: Dialect, config: &Config, d: &OptionDef) -> String {
+    match dialect {
+        Dialect::Uci => format!("option name {} {}", d.uci, describe(config, d)),
+        Dialect::Ucci => format!("option {} {}", d.ucci, describe(config, d)),
+        Dialect::Cecp => format!("feature option=\"{} {}\"", d.uci, cecp_kind(config, d)),
+    }
+}
+
+/// CECP's `-spin default min max`, `-check 0|1`, `-combo a /// *b`, ...
+fn cecp_kind(config: &Config, d: &OptionDef) -> String {
+    let default = (d.get)(config);
+    match d.kind {
+        Kind::Check => format!("-check {}", u8::from(default == "true")),
+        Kind::Spin { min, max } => format!("-spin {default} {min} {max}"),
+        Kind::Combo(vars) => {
+            let marked: Vec<String> = vars
+                .iter()
+                .map(|v| {
+                    if *v == default {
+                        format!("*{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .collect();
+            format!("-combo {}", marked.join(" /// "))
+        }
+        Kind::Button => "-button".to_string(),
+        Kind::Text => format!("-string {default}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -458,6 +589,9 @@ mod tests {
         assert!(!is_ignored("use_nnue"));
         assert_eq!(find("use_nnue").map(|d| d.id), Some(Id::UseNnue));
         assert!(is_ignored("UCI_Chess960"));
+        // Declared, not ignored: python-chess sets only declared options.
+        assert!(!is_ignored("SyzygyPath"));
+        assert_eq!(find("syzygypath").map(|d| d.id), Some(Id::SyzygyPath));
         assert!(!is_ignored("Threads"));
     }
 

@@ -11,14 +11,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 type Log = Arc<Mutex<Option<BufWriter<File>>>>;
 
 #[derive(Clone)]
-pub struct Writer {
+pub struct Output {
     sink: Arc<Mutex<Box<dyn Write + Send>>>,
     log: Log,
 }
 
-impl Writer {
-    pub fn new(w: impl Write + Send + 'static) -> Writer {
-        Writer {
+impl Output {
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output {
             sink: Arc::new(Mutex::new(Box::new(w))),
             log: Arc::new(Mutex::new(None)),
         }
@@ -31,6 +31,16 @@ impl Writer {
         *log = None;
         if path.is_empty() {
             return Ok(());
+        }
+        // A FIFO or a device would block the command loop on open (a FIFO
+        // waits for a reader) or fill without end: only plain files.
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.file_type().is_file() {
+                return Err(format!(
+                    "'{}' is not a regular file",
+                    crate::text::clip(path)
+                ));
+            }
         }
         let f = std::fs::OpenOptions::new()
             .create(true)
@@ -59,8 +69,8 @@ impl Writer {
         }
     }
 
-    pub fn stdout() -> Writer {
-        Writer::new(io::stdout())
+    pub fn stdout() -> Output {
+        Output::new(io::stdout())
     }
 
     /// Writes one line and flushes. A closed pipe is not our problem to

@@ -1,336 +1,218 @@
-//! One conversation with a GUI: the position, the options, the engine and
-//! the worker thread that searches. Commands are executed here; nothing in
-//! this file waits on a search except `go`-like commands replacing one and
-//! `stop`/`quit`, which first tell it to stop.
+//! The UCI and UCCI dialects: the position the GUI last described, UCCI's
+//! bans, and how `go` and every other command becomes work for the core.
+//! The GUI keeps the game; the engine answers each `go` with `bestmove`.
 
-use super::command::{Base, Command, Go, ParseError, PositionSpec};
+use super::command::{clip, Base, Command, Go, PositionSpec};
+use super::core::{Core, Finished, OptionOutcome, Purpose};
 use super::dialect::Dialect;
-use super::options::{self, Config, Effect};
-use super::output::Writer;
+use super::options::Effect;
 use super::setup::{self, SetupQuery};
-use super::worker::{self, SearchJob};
-use super::{ucci, uci};
+use super::worker::{self, Render};
+use super::{ucci, uci, Flow};
 use crate::board::notation::setup_position;
-use crate::board::{parse_move, Color, Move, Position, Setup};
-use crate::search::{Control, Engine, Limits};
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use crate::board::{parse_move, Color, Move, Notation, Position, Setup};
+use crate::search::{Engine, Limits};
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Flow {
-    Continue,
-    Quit,
-}
-
-/// The one job (search, perft, setup) on the worker thread. Every job
-/// stops on `control.stop()`, so nothing queued behind one waits long.
-struct Job {
-    handle: JoinHandle<()>,
-}
-
-pub struct Session {
-    out: Writer,
-    dialect: Option<Dialect>,
+pub struct UciSession {
+    dialect: Dialect,
     /// UCI with ranks 0..9 (`ucicyclone`, or a `fen`/`startpos` line
     /// without `position`), as Fairy-Stockfish offers for uci2wb.
     cyclone: bool,
-    config: Config,
     pos: Position,
     /// UCCI `banmoves`: apply to the next search of this position only.
     banmoves: Vec<Move>,
-    engine: Arc<Mutex<Engine>>,
-    control: Control,
-    job: Option<Job>,
-    /// Option changes that arrived while the engine was busy.
-    settings_pending: bool,
-    clear_pending: bool,
 }
 
-/// How long `quit` waits for a search to stop before leaving anyway.
-const QUIT_GRACE: Duration = Duration::from_secs(2);
-
-impl Session {
-    pub fn new(out: Writer) -> Session {
-        let config = Config::default();
-        Session {
-            out,
-            dialect: None,
+impl UciSession {
+    pub fn new(core: &Core) -> UciSession {
+        UciSession {
+            dialect: Dialect::Uci,
             cyclone: false,
-            pos: Position::startpos(config.variant),
-            engine: Arc::new(Mutex::new(Engine::new(config.settings.clone()))),
-            config,
+            pos: Position::startpos(core.config.variant),
             banmoves: Vec::new(),
-            control: Control::new(),
-            job: None,
-            settings_pending: false,
-            clear_pending: false,
         }
     }
 
-    /// Nothing has been said yet (so a first `xboard` may still pick CECP).
-    pub fn is_fresh(&self) -> bool {
-        self.dialect.is_none()
-    }
-
-    /// How moves are read and written now.
-    pub fn notation(&self) -> crate::board::Notation {
-        if self.cyclone {
-            crate::board::Notation::Ucci
-        } else {
-            self.dialect().notation()
-        }
-    }
-
-    /// UCI unless the first command was `ucci`.
     pub fn dialect(&self) -> Dialect {
-        self.dialect.unwrap_or(Dialect::Uci)
+        self.dialect
     }
 
     pub fn position(&self) -> &Position {
         &self.pos
     }
 
-    pub fn report_error(&self, msg: &str) {
-        self.out.error(msg);
+    pub fn banmoves(&self) -> &[Move] {
+        &self.banmoves
     }
 
-    pub fn handle_line(&mut self, line: &str) -> Flow {
-        self.out.log_input(line);
-        // As in Fairy-Stockfish, a `fen`/`startpos` line without `position`
-        // switches to ranks 0..9 whether or not the rest of it reads.
+    /// How moves are read and written now.
+    pub fn notation(&self) -> Notation {
+        if self.cyclone {
+            Notation::Ucci
+        } else {
+            self.dialect.notation()
+        }
+    }
+
+    /// A line as read: `fen`/`startpos` without `position` switches to
+    /// ranks 0..9 whether or not the rest of it reads, as in Fairy-Stockfish.
+    pub fn note_line(&mut self, line: &str) {
         let first = line.split_whitespace().next().unwrap_or("");
         if first.eq_ignore_ascii_case("fen") || first.eq_ignore_ascii_case("startpos") {
             self.cyclone = true;
         }
-        match line.parse::<Command>() {
-            Ok(cmd) => {
-                if self.dialect.is_none() {
-                    self.dialect = Some(match cmd {
-                        Command::Ucci => Dialect::Ucci,
-                        _ => Dialect::Uci,
-                    });
-                }
-                self.execute(cmd)
-            }
-            Err(ParseError::Empty) => Flow::Continue,
-            Err(e) => {
-                self.dialect.get_or_insert(Dialect::Uci);
-                self.out.error(&e.to_string());
-                Flow::Continue
-            }
-        }
     }
 
-    pub fn execute(&mut self, cmd: Command) -> Flow {
+    pub fn execute(&mut self, core: &mut Core, cmd: Command) -> Flow {
         match cmd {
-            Command::Uci => {
-                self.dialect = Some(Dialect::Uci);
+            Command::Uci | Command::Ucci => {
+                self.dialect = if cmd == Command::Uci {
+                    Dialect::Uci
+                } else {
+                    Dialect::Ucci
+                };
+                core.dialect = self.dialect;
                 self.cyclone = false;
-                uci::hello(&Config::default())
-                    .iter()
-                    .for_each(|l| self.out.line(l));
+                let defaults = super::options::Config::default();
+                let lines = match self.dialect {
+                    Dialect::Ucci => ucci::hello(&defaults),
+                    _ => uci::hello(&defaults),
+                };
+                lines.iter().for_each(|l| core.out.line(l));
             }
-            Command::Ucci => {
-                self.dialect = Some(Dialect::Ucci);
-                self.cyclone = false;
-                ucci::hello(&Config::default())
-                    .iter()
-                    .for_each(|l| self.out.line(l));
-            }
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => core.out.line("readyok"),
             Command::Ignored => {}
             Command::UciNewGame => {
-                self.clear_pending = true;
-                self.sync_engine();
-                self.pos = Position::startpos(self.config.variant);
+                core.clear_hash();
+                self.pos = Position::startpos(core.config.variant);
                 self.banmoves.clear();
             }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::Position(spec) => {
-                if let Some(p) = self.build_position(&spec, "position") {
-                    self.pos = p;
-                    self.banmoves.clear();
-                }
-            }
+            Command::SetOption { name, value } => self.set_option(core, &name, value.as_deref()),
+            Command::Position(spec) => self.set_position(core, &spec),
             Command::UciCyclone => self.cyclone = true,
             Command::CyclonePosition(spec) => {
                 self.cyclone = true;
-                if let Some(p) = self.build_position(&spec, "position") {
-                    self.pos = p;
-                    self.banmoves.clear();
+                self.set_position(core, &spec);
+            }
+            Command::Go(go) => self.go(core, &go),
+            Command::Perft(depth) => {
+                self.replace_job(core);
+                let (pos, threads, n) = (
+                    self.pos.clone(),
+                    core.config.settings.threads,
+                    self.notation(),
+                );
+                core.start(Purpose::Other, move |ctx| {
+                    worker::perft(ctx, &pos, depth, threads, n);
+                    None
+                });
+            }
+            Command::Stop => {
+                // Waiting here orders the answer: the search's `bestmove`
+                // comes before whatever the next command prints.
+                if let Some(f) = core.finish() {
+                    self.finished(core, f);
                 }
             }
-            Command::Go(go) => self.go(*go),
-            Command::Perft(depth) => self.perft(depth),
-            Command::Stop => self.stop(),
-            Command::PonderHit => self.control.ponderhit(),
+            Command::PonderHit => core.ponderhit(),
             Command::Quit => {
-                self.shutdown();
-                if self.dialect() == Dialect::Ucci {
-                    self.out.line("bye");
+                self.shutdown(core);
+                if self.dialect == Dialect::Ucci {
+                    core.out.line("bye");
                 }
                 return Flow::Quit;
             }
-            Command::BanMoves(list) => self.ban(&list),
+            Command::BanMoves(list) => self.ban(core, &list),
             Command::Probe(spec) => {
                 let pos = match spec {
                     None => Some(self.pos.clone()),
-                    Some(s) => self.build_position(&s, "probe"),
+                    Some(s) => self.build_position(core, &s, "probe"),
                 };
                 if let Some(p) = pos {
-                    self.out
+                    core.out
                         .info_string(&format!("eval {}", Engine::evaluate(&p)));
                 }
             }
-            Command::Display => self.pos.to_string().lines().for_each(|l| self.out.line(l)),
+            Command::Display => self.pos.to_string().lines().for_each(|l| core.out.line(l)),
             Command::Eval => Engine::eval_report(&self.pos)
                 .lines()
-                .for_each(|l| self.out.line(l)),
+                .for_each(|l| core.out.line(l)),
             Command::Flip => {
                 self.pos = self.pos.flipped();
                 self.banmoves.clear();
             }
-            Command::SetupHan { movetime } => self.setup(None, movetime),
-            Command::SetupCho { han, movetime } => self.setup(Some(han), movetime),
+            Command::SetupHan { movetime } => self.setup(core, None, movetime),
+            Command::SetupCho { han, movetime } => self.setup(core, Some(han), movetime),
         }
         Flow::Continue
     }
 
-    /// Stops whatever runs and waits a while for it (end of input, `quit`).
-    pub fn shutdown(&mut self) {
-        self.control.stop();
-        if let Some(job) = self.job.take() {
-            let start = Instant::now();
-            while !job.handle.is_finished() && start.elapsed() < QUIT_GRACE {
-                thread::sleep(Duration::from_millis(1));
-            }
-            if job.handle.is_finished() {
-                let _ = job.handle.join();
-            }
+    /// A job was collected: a search's answer becomes `bestmove`.
+    pub fn finished(&mut self, core: &Core, f: Finished) {
+        if let (Purpose::Go, Some(a)) = (f.purpose, f.answer) {
+            let line = match self.dialect {
+                Dialect::Ucci => ucci::bestmove(a.best, a.ponder),
+                _ => uci::bestmove(a.best, a.ponder, self.notation()),
+            };
+            core.out.line(&line);
         }
     }
 
-    fn busy(&mut self) -> bool {
-        match &self.job {
-            Some(j) if !j.handle.is_finished() => true,
-            Some(_) => {
-                self.reap();
-                false
-            }
-            None => false,
+    /// `quit` or end of input: the search's answer is still written if it
+    /// stops in time.
+    pub fn shutdown(&mut self, core: &mut Core) {
+        if let Some(f) = core.shutdown(super::QUIT_GRACE) {
+            self.finished(core, f);
         }
     }
 
-    fn reap(&mut self) {
-        if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
+    /// A `go`, `go perft` or `setup` that arrives while a job runs stops it
+    /// first, so a GUI that forgot `stop` gets an answer to each `go`.
+    fn replace_job(&mut self, core: &mut Core) {
+        if let Some(f) = core.finish() {
+            self.finished(core, f);
         }
     }
 
-    /// Ends the running job (if any), so a new one can take the engine.
-    fn finish_job(&mut self) {
-        if self.job.is_some() {
-            self.control.stop();
-            self.reap();
-        }
-        self.sync_engine();
-    }
-
-    fn stop(&mut self) {
-        self.control.stop();
-        // Waiting here orders the answer: the search's `bestmove` comes
-        // before whatever the next command prints.
-        if self.job.is_some() {
-            self.reap();
-            self.sync_engine();
-        }
-    }
-
-    /// Hands option changes to the engine once it is free.
-    fn sync_engine(&mut self) {
-        if self.busy() || !(self.settings_pending || self.clear_pending) {
-            return;
-        }
-        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
-        if self.settings_pending {
-            if let Err(e) = engine.apply(self.config.settings.clone()) {
-                // The engine kept a smaller table; the option says which.
-                self.config.settings.hash_mb = engine.settings().hash_mb;
-                self.out.error(&format!("Hash: {e}"));
-            }
-        }
-        if self.clear_pending {
-            engine.clear();
-        }
-        self.settings_pending = false;
-        self.clear_pending = false;
-    }
-
-    fn spawn(&mut self, f: impl FnOnce() + Send + 'static) {
-        self.finish_job();
-        self.control.reset();
-        self.job = Some(Job {
-            handle: thread::spawn(f),
-        });
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if options::is_ignored(name) {
-            self.out
-                .info_string(&format!("option '{name}' is ignored by this engine"));
-            return;
-        }
-        let Some(def) = options::find(name) else {
-            self.out
-                .error(&format!("unknown option '{}'", super::command::clip(name)));
-            return;
-        };
-        match options::set(&mut self.config, def, value) {
-            Err(e) => self
+    fn set_option(&mut self, core: &mut Core, name: &str, value: Option<&str>) {
+        match core.set_option(name, value) {
+            OptionOutcome::Ignored => core
                 .out
-                .error(&format!("{e}; keeping {}", self.current(def))),
-            Ok(Effect::None) => {}
-            Ok(Effect::Settings) => {
-                self.settings_pending = true;
-                self.sync_engine();
+                .info_string(&format!("option '{name}' is ignored by this engine")),
+            OptionOutcome::Unknown => core.out.error(&format!("unknown option '{}'", clip(name))),
+            OptionOutcome::Refused { error, current } => {
+                let keeping = if current.is_empty() {
+                    "the old value".to_string()
+                } else {
+                    current
+                };
+                core.out.error(&format!("{error}; keeping {keeping}"));
             }
-            Ok(Effect::ClearHash) => {
-                self.clear_pending = true;
-                self.sync_engine();
-            }
-            Ok(Effect::Variant) => {
-                self.pos.set_rules(self.config.variant);
+            OptionOutcome::Set(_, Effect::Variant) => {
+                self.pos.set_rules(core.config.variant);
                 // Fairy-Stockfish's line, from which uci2wb builds XBoard's board.
-                self.out.info_string(&format!(
+                core.out.info_string(&format!(
                     "variant {} files 9 ranks 10 pocket 0 template janggi startpos {}",
-                    self.config.variant.name(),
+                    core.config.variant.name(),
                     crate::board::START_FEN
                 ));
             }
-            Ok(Effect::DebugLog) => {
-                if let Err(e) = self.out.set_log(&self.config.debug_log) {
-                    self.config.debug_log.clear();
-                    self.out.error(&format!("Debug Log File: {e}"));
-                }
-            }
+            OptionOutcome::Set(..) => {}
         }
     }
 
-    fn current(&self, def: &options::OptionDef) -> String {
-        let v = options::current(&self.config, def.id);
-        if v.is_empty() {
-            "the old value".to_string()
-        } else {
-            v
+    fn set_position(&mut self, core: &Core, spec: &PositionSpec) {
+        if let Some(p) = self.build_position(core, spec, "position") {
+            self.pos = p;
+            self.banmoves.clear();
         }
     }
 
     /// The position a `position`/`probe` command describes. A bad base keeps
     /// the old position (`None`); a bad move keeps the position after the
     /// last good one, as FSF does, but says so.
-    fn build_position(&self, spec: &PositionSpec, cmd: &str) -> Option<Position> {
-        let rules = self.config.variant;
+    fn build_position(&self, core: &Core, spec: &PositionSpec, cmd: &str) -> Option<Position> {
+        let rules = core.config.variant;
         let base = match &spec.base {
             Base::StartPos { cho, han } => setup_position(*cho, *han, rules),
             Base::Fen(f) => Position::from_fen(f, rules),
@@ -338,7 +220,7 @@ impl Session {
         let mut pos = match base {
             Ok(p) => p,
             Err(e) => {
-                self.out
+                core.out
                     .error(&format!("{cmd}: bad FEN: {e}; position unchanged"));
                 return None;
             }
@@ -348,7 +230,7 @@ impl Session {
             match parse_move(&pos, text, notation) {
                 Ok(m) => pos.make(m),
                 Err(e) => {
-                    self.out.error(&format!(
+                    core.out.error(&format!(
                         "{cmd}: move {} of {}: {e}; position set after move {i}",
                         i + 1,
                         spec.moves.len()
@@ -360,19 +242,19 @@ impl Session {
         Some(pos)
     }
 
-    fn ban(&mut self, list: &[String]) {
+    fn ban(&mut self, core: &Core, list: &[String]) {
         self.banmoves.clear();
         for text in list {
             match parse_move(&self.pos, text, self.notation()) {
                 Ok(m) => self.banmoves.push(m),
-                Err(e) => self.out.error(&format!("banmoves: {e}; not banned")),
+                Err(e) => core.out.error(&format!("banmoves: {e}; not banned")),
             }
         }
     }
 
-    fn limits(&self, go: &Go) -> Limits {
+    pub fn limits(&self, core: &Core, go: &Go) -> Limits {
         // UCCI clocks are in seconds unless `usemillisec` is on.
-        let unit = if self.dialect() == Dialect::Ucci && !self.config.use_millisec {
+        let unit = if self.dialect == Dialect::Ucci && !core.config.use_millisec {
             1000
         } else {
             1
@@ -390,7 +272,7 @@ impl Session {
         for text in &go.searchmoves {
             match parse_move(&self.pos, text, self.notation()) {
                 Ok(m) => searchmoves.push(m),
-                Err(e) => self.out.error(&format!("go searchmoves: {e}; skipped")),
+                Err(e) => core.out.error(&format!("go searchmoves: {e}; skipped")),
             }
         }
         Limits {
@@ -411,52 +293,39 @@ impl Session {
         }
     }
 
-    fn go(&mut self, go: Go) {
+    fn go(&mut self, core: &mut Core, go: &Go) {
         for p in &go.problems {
-            self.out.error(p);
+            core.out.error(p);
         }
-        let limits = self.limits(&go);
+        let limits = self.limits(core, go);
         self.banmoves.clear();
-        let job = SearchJob {
-            engine: self.engine.clone(),
-            control: self.control.clone(),
-            out: self.out.clone(),
-            pos: self.pos.clone(),
-            limits,
-            dialect: self.dialect(),
-            notation: self.notation(),
-            show_wdl: self.config.settings.show_wdl,
-            multipv: self.config.settings.multipv > 1,
+        self.replace_job(core);
+        let render = match self.dialect {
+            Dialect::Ucci => Render::Ucci {
+                multipv: core.config.settings.multipv > 1,
+            },
+            _ => Render::Uci {
+                n: self.notation(),
+                wdl: core.config.settings.show_wdl,
+            },
         };
-        self.spawn(move || job.run());
+        let pos = self.pos.clone();
+        core.start(Purpose::Go, move |ctx| {
+            Some(worker::search(ctx, &pos, &limits, render))
+        });
     }
 
-    fn perft(&mut self, depth: u32) {
-        let (pos, threads, notation, out, control) = (
-            self.pos.clone(),
-            self.config.settings.threads,
-            self.notation(),
-            self.out.clone(),
-            self.control.clone(),
-        );
-        self.spawn(move || worker::perft(&pos, depth, threads, notation, &out, &control));
-    }
-
-    fn setup(&mut self, han: Option<Setup>, movetime: Option<u64>) {
+    fn setup(&mut self, core: &mut Core, han: Option<Setup>, movetime: Option<u64>) {
+        self.replace_job(core);
         let q = SetupQuery {
             han,
             budget_ms: movetime.unwrap_or(setup::DEFAULT_MS),
-            rules: self.config.variant,
+            rules: core.config.variant,
         };
-        let (engine, control, out) = (self.engine.clone(), self.control.clone(), self.out.clone());
-        self.spawn(move || {
-            let mut e = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let choice = setup::choose(&mut e, &q, &control, &out);
-            out.line(&format!("setup {choice}"));
+        core.start(Purpose::Other, move |ctx| {
+            let choice = setup::choose(&mut ctx.engine(), &q, &ctx.control, &ctx.out);
+            ctx.out.line(&format!("setup {choice}"));
+            None
         });
     }
 }
-
-#[cfg(test)]
-#[path = "session_tests.rs"]
-mod tests;

@@ -3,7 +3,7 @@
 //! Cho's best reply (minimax over the 4x4 grid); Cho, having seen Han's,
 //! only compares its own four.
 
-use super::output::Writer;
+use super::output::Output;
 use crate::board::notation::setup_position;
 use crate::board::{RuleSet, Setup};
 use crate::search::{Control, Engine, Limits, Score};
@@ -32,7 +32,7 @@ fn value(s: Score) -> i64 {
 
 /// Searches each (Cho, Han) start position still to decide, Cho to move,
 /// and returns the chosen arrangement for the asking side.
-pub fn choose(engine: &mut Engine, q: &SetupQuery, control: &Control, out: &Writer) -> Setup {
+pub fn choose(engine: &mut Engine, q: &SetupQuery, control: &Control, out: &Output) -> Setup {
     let start = Instant::now();
     let deadline = start + Duration::from_millis(q.budget_ms.saturating_sub(RESERVE_MS));
     let pairs: Vec<(Setup, Setup)> = match q.han {

@@ -2,7 +2,7 @@
 //! plain numbers, `nobestmove`.
 
 use super::dialect::Dialect;
-use super::options::{describe, Config, OPTIONS};
+use super::options::{self, Config};
 use super::uci::{AUTHOR, ENGINE_NAME};
 use crate::board::{move_to_string, Move, Notation};
 use crate::search::{Info, Score};
@@ -15,8 +15,8 @@ pub fn hello(config: &Config) -> Vec<String> {
         format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
         format!("id author {AUTHOR}"),
     ];
-    for d in OPTIONS.iter().filter(|d| d.only != Some(Dialect::Uci)) {
-        lines.push(format!("option {} {}", d.ucci, describe(config, d)));
+    for d in options::listed(Dialect::Ucci) {
+        lines.push(options::render(Dialect::Ucci, config, d));
     }
     lines.push("ucciok".to_string());
     lines

@@ -1,7 +1,7 @@
 //! UCI output lines.
 
 use super::dialect::Dialect;
-use super::options::{describe, Config, OPTIONS};
+use super::options::{self, Config};
 use crate::board::{move_to_string, Move, Notation};
 use crate::search::{Bound, Info, Score};
 
@@ -13,8 +13,8 @@ pub fn hello(config: &Config) -> Vec<String> {
         format!("id name {ENGINE_NAME} {}", env!("CARGO_PKG_VERSION")),
         format!("id author {AUTHOR}"),
     ];
-    for d in OPTIONS.iter().filter(|d| d.only != Some(Dialect::Ucci)) {
-        lines.push(format!("option name {} {}", d.uci, describe(config, d)));
+    for d in options::listed(Dialect::Uci) {
+        lines.push(options::render(Dialect::Uci, config, d));
     }
     lines.push("uciok".to_string());
     lines

@@ -1,22 +1,22 @@
 //! A CECP (XBoard/WinBoard/QBoard) conversation. Unlike UCI, the engine
 //! keeps the game: it knows which side it plays, moves on its own, and
 //! claims the result when a move ends the game (with `-xlegal` the GUI
-//! judges nothing). Searches run on a worker thread; their answer comes
-//! back to the command loop as an `Event`, so that it is played on the
-//! loop's position, in order with the GUI's commands.
+//! judges nothing). Searches are the core's jobs; their answer is collected
+//! on the command loop and played on its position, in order with the GUI's
+//! commands.
 
 use super::cecp::{self, Cecp};
 use super::command::ParseError;
-use super::options::{self, Config, Effect, Kind};
-use super::output::Writer;
-use super::Event;
+use super::core::{Core, Finished, OptionOutcome, Purpose};
+use super::dialect::Dialect;
+use super::options::{self, Effect};
+use super::worker::{self, Render};
+use super::Flow;
 use crate::board::{
     game_end, movegen::is_legal, parse_move, Color, Move, Notation, Position, RuleSet,
 };
-use crate::search::{Control, Engine, Limits, Report};
-use std::sync::mpsc::Sender;
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use crate::search::Limits;
+use crate::text;
 
 /// XBoard's piece slots mapped to Janggi's letters, as Fairy-Stockfish
 /// sends them (horse N, chariot R, guard A, elephant B, soldier P, cannon
@@ -37,23 +37,6 @@ const PIECES: [&str; 7] = [
     "piece K& WF",
 ];
 
-/// What a running search is for.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Purpose {
-    /// Its answer is played.
-    Play,
-    /// On the position after the move we expect; a matching `usermove`
-    /// turns it into a `Play` search.
-    Ponder(Move),
-    Analyze,
-}
-
-struct Job {
-    handle: JoinHandle<()>,
-    id: u64,
-    purpose: Purpose,
-}
-
 /// The clock as CECP gives it.
 #[derive(Clone, Debug)]
 struct Clock {
@@ -68,15 +51,8 @@ struct Clock {
     own_ms: Option<u64>,
 }
 
-pub struct Xboard {
-    out: Writer,
-    events: Sender<Event>,
-    config: Config,
+pub struct CecpSession {
     pos: Position,
-    engine: Arc<Mutex<Engine>>,
-    control: Control,
-    job: Option<Job>,
-    next_id: u64,
     /// The side the engine plays; `None` in force mode.
     plays: Option<Color>,
     analyzing: bool,
@@ -87,18 +63,10 @@ pub struct Xboard {
     over: bool,
 }
 
-impl Xboard {
-    pub fn new(out: Writer, events: Sender<Event>) -> Xboard {
-        let config = Config::default();
-        Xboard {
-            out,
-            events,
-            pos: Position::startpos(config.variant),
-            engine: Arc::new(Mutex::new(Engine::new(config.settings.clone()))),
-            config,
-            control: Control::new(),
-            job: None,
-            next_id: 1,
+impl CecpSession {
+    pub fn new(core: &Core) -> CecpSession {
+        CecpSession {
+            pos: Position::startpos(core.config.variant),
             plays: None,
             analyzing: false,
             post: false,
@@ -115,61 +83,60 @@ impl Xboard {
         }
     }
 
-    /// Handles one line; false after `quit`.
-    pub fn handle_line(&mut self, line: &str) -> bool {
-        self.out.log_input(line);
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// Handles one line.
+    pub fn handle_line(&mut self, core: &mut Core, line: &str) -> Flow {
         match line.parse::<Cecp>() {
-            Ok(cmd) => self.execute(cmd),
-            Err(ParseError::Empty) => true,
+            Ok(cmd) => self.execute(core, cmd),
+            Err(ParseError::Empty) => Flow::Continue,
             Err(ParseError::Unknown(w)) => {
-                self.out.line(&format!("Error (unknown command): {w}"));
-                true
+                core.out.line(&format!("Error (unknown command): {w}"));
+                Flow::Continue
             }
             Err(ParseError::Invalid(m)) => {
-                self.out.line(&format!(
-                    "Error ({}): {}",
-                    crate::text::escape(&m),
-                    line.trim()
-                ));
-                true
+                core.error(line.trim(), &m);
+                Flow::Continue
             }
         }
     }
 
-    fn execute(&mut self, cmd: Cecp) -> bool {
+    fn execute(&mut self, core: &mut Core, cmd: Cecp) -> Flow {
         match cmd {
             Cecp::Xboard | Cecp::Accepted | Cecp::Rejected | Cecp::Ignored => {}
-            Cecp::Protover(_) => self.features(),
+            Cecp::Protover(_) => features(core),
             Cecp::New => {
-                self.halt();
-                self.pos = Position::startpos(self.config.variant);
+                core.finish();
+                self.pos = Position::startpos(core.config.variant);
                 self.plays = Some(Color::Han);
                 self.over = false;
                 self.clock.depth = None;
                 self.clock.per_move_ms = None;
-                self.engine_mut().clear();
+                core.clear_hash();
             }
-            Cecp::Variant(name) => self.variant(&name),
+            Cecp::Variant(name) => self.variant(core, &name),
             Cecp::Force => {
-                self.halt();
+                core.finish();
                 self.plays = None;
             }
             Cecp::Go => {
-                self.halt();
+                core.finish();
                 self.plays = Some(self.pos.side_to_move());
-                self.think();
+                self.think(core);
             }
             Cecp::PlayOther => {
-                self.halt();
+                core.finish();
                 self.plays = Some(!self.pos.side_to_move());
-                self.start_ponder(None);
+                self.start_ponder(core, None);
             }
-            Cecp::UserMove(m) => self.user_move(&m),
-            Cecp::SetBoard(fen) => self.set_board(&fen),
-            Cecp::Undo => self.take_back(1),
-            Cecp::Remove => self.take_back(2),
+            Cecp::UserMove(m) => self.user_move(core, &m),
+            Cecp::SetBoard(fen) => self.set_board(core, &fen),
+            Cecp::Undo => self.take_back(core, 1),
+            Cecp::Remove => self.take_back(core, 2),
             Cecp::Result => {
-                self.halt();
+                core.finish();
                 self.over = true;
             }
             Cecp::Level {
@@ -187,269 +154,178 @@ impl Xboard {
             Cecp::Time(ms) => self.clock.own_ms = Some(ms),
             Cecp::Otim(_) => {}
             Cecp::MoveNow => {
-                if self
-                    .job
-                    .as_ref()
-                    .is_some_and(|j| j.purpose == Purpose::Play)
-                {
-                    self.control.stop();
+                // Collected here, not when the worker's event comes round:
+                // the move must come before the answer to a later `ping`.
+                if core.running() == Some(Purpose::Play) {
+                    if let Some(f) = core.finish() {
+                        self.finished(core, f);
+                    }
                 }
             }
-            Cecp::Ping(n) => self.out.line(&format!("pong {n}")),
+            Cecp::Ping(n) => core.out.line(&format!("pong {n}")),
             Cecp::Post(on) => self.post = on,
             Cecp::Hard(on) => {
                 self.ponder = on;
-                if !on
-                    && matches!(
-                        self.job.as_ref().map(|j| j.purpose),
-                        Some(Purpose::Ponder(_))
-                    )
-                {
-                    self.halt();
+                if !on && matches!(core.running(), Some(Purpose::Ponder(_))) {
+                    core.finish();
                 }
             }
             Cecp::Analyze => {
-                self.halt();
                 self.analyzing = true;
-                self.analyze();
+                self.analyze(core);
             }
             Cecp::Exit => {
-                self.halt();
+                core.finish();
                 self.analyzing = false;
             }
             Cecp::Status => {}
-            Cecp::Memory(mb) => self.option("Hash", Some(&mb.to_string())),
-            Cecp::Cores(n) => self.option("Threads", Some(&n.to_string())),
-            Cecp::Option { name, value } => self.option(&name, value.as_deref()),
+            Cecp::Memory(mb) => self.option(core, "Hash", Some(&mb.to_string())),
+            Cecp::Cores(n) => self.option(core, "Threads", Some(&n.to_string())),
+            Cecp::Option { name, value } => self.option(core, &name, value.as_deref()),
             Cecp::Quit => {
-                self.halt();
-                return false;
+                core.shutdown(super::QUIT_GRACE);
+                return Flow::Quit;
             }
         }
-        true
+        Flow::Continue
     }
 
-    fn engine_mut(&self) -> std::sync::MutexGuard<'_, Engine> {
-        self.engine.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn features(&self) {
-        let variants: Vec<&str> = RuleSet::NAMES.to_vec();
-        self.out.line("feature done=0");
-        self.out.line(&format!(
-            "feature setboard=1 usermove=1 time=1 memory=1 smp=1 colors=0 draw=0 \
-             highlight=0 name=0 sigint=0 sigterm=0 ping=1 analyze=1 reuse=1 \
-             myname=\"{} {}\" variants=\"{}\"",
-            super::uci::ENGINE_NAME,
-            env!("CARGO_PKG_VERSION"),
-            variants.join(",")
-        ));
-        for d in options::OPTIONS.iter().filter(|d| cecp_option(d.id)) {
-            let default = options::current(&self.config, d.id);
-            let kind = match d.kind {
-                Kind::Check => format!("-check {}", u8::from(default == "true")),
-                Kind::Spin { min, max } => format!("-spin {default} {min} {max}"),
-                Kind::Combo(vars) => {
-                    let marked: Vec<String> = vars
-                        .iter()
-                        .map(|v| {
-                            if *v == default {
-                                format!("*{v}")
-                            } else {
-                                v.to_string()
-                            }
-                        })
-                        .collect();
-                    format!("-combo {}", marked.join(" /// "))
-                }
-                Kind::Button => "-button".to_string(),
-                Kind::Text => format!("-string {default}"),
-            };
-            self.out
-                .line(&format!("feature option=\"{} {kind}\"", d.uci));
-        }
-        self.out.line("feature done=1");
-    }
-
-    fn option(&mut self, name: &str, value: Option<&str>) {
-        let Some(def) = options::find(name) else {
-            self.out.line(&format!(
-                "Error (unknown option): {}",
-                crate::text::clip(name)
-            ));
-            return;
-        };
-        // XBoard writes a check box as 0/1.
-        let value = match (def.kind, value) {
-            (Kind::Check, Some("1")) => Some("true"),
-            (Kind::Check, Some("0")) => Some("false"),
-            (_, v) => v,
-        };
-        match options::set(&mut self.config, def, value) {
-            Err(e) => self.out.line(&format!(
-                "Error ({}): option {name}",
-                crate::text::escape(&e)
-            )),
-            Ok(Effect::Settings | Effect::ClearHash) => {
-                self.halt();
-                let engine = self.engine.clone();
-                let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-                if let Err(e) = engine.apply(self.config.settings.clone()) {
-                    self.config.settings.hash_mb = engine.settings().hash_mb;
-                    self.out.line(&format!("Error (Hash): {e}"));
-                }
-                if def.id == options::Id::ClearHash {
-                    engine.clear();
+    /// A setting never costs the engine its move: a search goes on and the
+    /// engine takes the setting when it ends. An analysis restarts with it,
+    /// since it has no clock to lose.
+    fn option(&mut self, core: &mut Core, name: &str, value: Option<&str>) {
+        match core.set_option(name, value) {
+            OptionOutcome::Unknown | OptionOutcome::Ignored => core
+                .out
+                .line(&format!("Error (unknown option): {}", text::clip(name))),
+            OptionOutcome::Refused { error, .. } => core.error(&format!("option {name}"), &error),
+            OptionOutcome::Set(_, Effect::Variant) => {
+                let name = core.config.variant.name();
+                self.variant(core, name);
+            }
+            OptionOutcome::Set(_, Effect::Settings | Effect::ClearHash) => {
+                if core.running() == Some(Purpose::Analyze) {
+                    self.analyze(core);
                 }
             }
-            Ok(Effect::Variant) => {
-                let name = self.config.variant.name();
-                self.variant(name);
-            }
-            Ok(Effect::DebugLog) => {
-                if let Err(e) = self.out.set_log(&self.config.debug_log) {
-                    self.config.debug_log.clear();
-                    self.out.line(&format!(
-                        "Error (Debug Log File): {}",
-                        crate::text::escape(&e)
-                    ));
-                }
-            }
-            Ok(Effect::None) => {}
+            OptionOutcome::Set(..) => {}
         }
     }
 
-    fn variant(&mut self, name: &str) {
+    fn variant(&mut self, core: &mut Core, name: &str) {
         let Ok(rules) = name.parse::<RuleSet>() else {
-            self.out.line(&format!(
+            core.out.line(&format!(
                 "Error (unsupported variant): {}",
-                crate::text::clip(name)
+                text::clip(name)
             ));
             return;
         };
-        self.halt();
-        self.config.variant = rules;
+        core.finish();
+        core.config.variant = rules;
         self.pos = Position::startpos(rules);
         self.over = false;
-        self.out.line(&format!(
+        core.out.line(&format!(
             "setup {PIECE_MAP} 9x10+0_xiangqi {}",
             crate::board::START_FEN
         ));
         for p in PIECES {
-            self.out.line(p);
+            core.out.line(p);
         }
     }
 
-    /// End of input: stop searching and leave.
-    pub fn shutdown(&mut self) {
-        self.halt();
-    }
-
-    /// Stops whatever runs and waits for it; its answer is not played.
-    fn halt(&mut self) {
-        if let Some(job) = self.job.take() {
-            self.control.stop();
-            let _ = job.handle.join();
-        }
-    }
-
-    fn parse(&self, text: &str) -> Result<Move, String> {
-        // XBoard may append a promotion suffix (`g1g0.`, `g1g0=`) to a
-        // soldier's move onto the last rank; Janggi has no promotion.
-        let core = match text.get(..4) {
-            Some(c) if text.len() > 4 && !text[4..].chars().any(|c| c.is_ascii_digit()) => c,
-            _ => text,
-        };
-        parse_move(&self.pos, core, Notation::Ucci)
-    }
-
-    fn user_move(&mut self, text: &str) {
-        if self.over {
-            self.out.line(&format!(
-                "Illegal move (the game is over): {}",
-                crate::text::clip(text)
+    fn user_move(&mut self, core: &mut Core, text: &str) {
+        let refuse = |core: &Core, why: &str| {
+            core.out.line(&format!(
+                "Illegal move ({}): {}",
+                text::escape(why),
+                text::clip(text)
             ));
-            return;
+        };
+        if self.over {
+            return refuse(core, "the game is over");
         }
-        let m = match self.parse(text) {
+        // While the engine thinks it is the engine's turn: a move for its
+        // side from the GUI is refused and the search goes on.
+        if core.running() == Some(Purpose::Play) {
+            return refuse(core, "the engine is to move");
+        }
+        let m = match parse_cecp_move(&self.pos, text) {
             Ok(m) => m,
-            Err(e) => {
-                self.out.line(&format!(
-                    "Illegal move ({}): {}",
-                    crate::text::escape(&e),
-                    crate::text::clip(text)
-                ));
-                return;
-            }
+            Err(e) => return refuse(core, &e),
         };
         // The move we pondered on: the search goes on, now for real.
-        if let Some(job) = self.job.as_mut() {
-            if job.purpose == Purpose::Ponder(m) {
-                job.purpose = Purpose::Play;
-                self.pos.make(m);
-                self.control.ponderhit();
-                if self.claim_if_over() {
-                    self.halt();
-                }
-                return;
+        if core.running() == Some(Purpose::Ponder(m)) {
+            core.repurpose(Purpose::Play);
+            self.pos.make(m);
+            core.ponderhit();
+            if self.claim_if_over(core) {
+                core.finish();
             }
+            return;
         }
-        self.halt();
-        self.play(m);
+        core.finish();
+        self.play(core, m);
     }
 
     /// A move by the GUI's side (or a pass read from `setboard`): made,
     /// judged, and answered if it is now the engine's turn.
-    fn play(&mut self, m: Move) {
+    fn play(&mut self, core: &mut Core, m: Move) {
         self.pos.make(m);
-        if self.claim_if_over() {
+        if self.claim_if_over(core) {
             return;
         }
         if self.analyzing {
-            self.analyze();
+            self.analyze(core);
         } else if self.plays == Some(self.pos.side_to_move()) {
-            self.think();
+            self.think(core);
         }
     }
 
     /// Claims the result if the game is over (checkmate, bikjang, two
     /// passes, repetition, the move limit, under the rule set in force).
-    fn claim_if_over(&mut self) -> bool {
+    fn claim_if_over(&mut self, core: &Core) -> bool {
         let Some(end) = game_end(&self.pos) else {
             return false;
         };
-        self.out.line(&cecp::claim(&end));
+        core.out.line(&cecp::claim(&end));
         self.over = true;
         true
     }
 
     /// `setboard`: a new position, unless it is the current one with only
     /// the side to move changed, which is how XBoard sends a pass.
-    fn set_board(&mut self, fen: &str) {
+    fn set_board(&mut self, core: &mut Core, fen: &str) {
         let fen = with_castling_fields(fen);
-        let pos = match Position::from_fen(&fen, self.config.variant) {
+        let pos = match Position::from_fen(&fen, core.config.variant) {
             Ok(p) => p,
             Err(e) => {
-                self.out.line(&format!(
+                core.out.line(&format!(
                     "tellusererror Illegal position: {}",
-                    crate::text::escape(&e.to_string())
+                    text::escape(&e.to_string())
                 ));
                 return;
             }
         };
+        if core.running() == Some(Purpose::Play) {
+            core.out.line(&format!(
+                "Error (the engine is to move): setboard {}",
+                text::clip(&fen)
+            ));
+            return;
+        }
         if !self.over && self.is_pass_of(&pos) {
             let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
             if is_legal(&self.pos, pass) {
-                self.halt();
-                self.play(pass);
+                core.finish();
+                self.play(core, pass);
                 return;
             }
         }
-        self.halt();
+        core.finish();
         self.pos = pos;
         self.over = false;
         if self.analyzing {
-            self.analyze();
+            self.analyze(core);
         }
     }
 
@@ -458,8 +334,8 @@ impl Xboard {
         next.side_to_move() != self.pos.side_to_move() && board(next) == board(&self.pos)
     }
 
-    fn take_back(&mut self, plies: usize) {
-        self.halt();
+    fn take_back(&mut self, core: &mut Core, plies: usize) {
+        core.finish();
         for _ in 0..plies {
             if self.pos.game_ply() == 0 {
                 break;
@@ -468,7 +344,7 @@ impl Xboard {
         }
         self.over = false;
         if self.analyzing {
-            self.analyze();
+            self.analyze(core);
         }
     }
 
@@ -494,17 +370,17 @@ impl Xboard {
         l
     }
 
-    fn think(&mut self) {
+    fn think(&mut self, core: &mut Core) {
         if self.over {
             return;
         }
         let limits = self.limits();
-        self.spawn(self.pos.clone(), limits, Purpose::Play);
+        self.search(core, self.pos.clone(), limits, Purpose::Play);
     }
 
     /// Pondering (`hard`): the position after the reply we expect, searched
     /// with our clock, until the GUI's move says whether we guessed right.
-    fn start_ponder(&mut self, expected: Option<Move>) {
+    fn start_ponder(&mut self, core: &mut Core, expected: Option<Move>) {
         if !self.ponder || self.over || self.analyzing {
             return;
         }
@@ -520,85 +396,90 @@ impl Xboard {
             ponder: true,
             ..self.limits()
         };
-        self.spawn(pos, limits, Purpose::Ponder(m));
+        self.search(core, pos, limits, Purpose::Ponder(m));
     }
 
-    fn analyze(&mut self) {
-        self.halt();
+    fn analyze(&mut self, core: &mut Core) {
+        core.finish();
         let limits = Limits {
             infinite: true,
             ..Limits::default()
         };
         if game_end(&self.pos).is_none() {
-            self.spawn(self.pos.clone(), limits, Purpose::Analyze);
+            self.search(core, self.pos.clone(), limits, Purpose::Analyze);
         }
     }
 
-    fn spawn(&mut self, pos: Position, limits: Limits, purpose: Purpose) {
-        self.halt();
-        self.control.reset();
-        let id = self.next_id;
-        self.next_id += 1;
-        let (engine, control, out, events) = (
-            self.engine.clone(),
-            self.control.clone(),
-            self.out.clone(),
-            self.events.clone(),
-        );
-        let post = self.post || purpose == Purpose::Analyze;
-        let handle = thread::spawn(move || {
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let mut report = |r: Report| {
-                if let (true, Report::Info(i)) = (post, r) {
-                    out.line(&cecp::thinking(&i));
-                }
-            };
-            let r = engine.search(&pos, &limits, &control, &mut report);
-            drop(engine);
-            // Infinite and ponder searches end only on `stop`/`ponderhit`.
-            while (limits.infinite || (limits.ponder && !control.pondering_hit()))
-                && !control.stopped()
-            {
-                thread::sleep(std::time::Duration::from_millis(1));
-            }
-            let _ = events.send(Event::SearchDone {
-                id,
-                best: r.best,
-                ponder: r.ponder,
-            });
-        });
-        self.job = Some(Job {
-            handle,
-            id,
-            purpose,
+    fn search(&mut self, core: &mut Core, pos: Position, limits: Limits, purpose: Purpose) {
+        let render = Render::Cecp {
+            post: self.post || purpose == Purpose::Analyze,
+        };
+        core.start(purpose, move |ctx| {
+            Some(worker::search(ctx, &pos, &limits, render))
         });
     }
 
-    /// A search finished: a `Play` search's move is made and sent.
-    pub fn search_done(&mut self, id: u64, best: Option<Move>, ponder: Option<Move>) {
-        let Some(job) = self.job.as_ref().filter(|j| j.id == id) else {
+    /// A job was collected: a `Play` search's move is made and sent.
+    pub fn finished(&mut self, core: &mut Core, f: Finished) {
+        let (Purpose::Play, Some(answer)) = (f.purpose, f.answer) else {
             return;
         };
-        if job.purpose != Purpose::Play {
-            return;
-        }
-        if let Some(job) = self.job.take() {
-            let _ = job.handle.join();
-        }
         if self.over || self.plays != Some(self.pos.side_to_move()) {
             return;
         }
-        let Some(m) = best.filter(|&m| is_legal(&self.pos, m)) else {
+        let Some(m) = answer.best.filter(|&m| is_legal(&self.pos, m)) else {
             // No legal move: the game is over, so say how.
-            self.claim_if_over();
+            self.claim_if_over(core);
             return;
         };
         self.pos.make(m);
-        self.out.line(&format!("move {}", cecp::move_text(m)));
-        if !self.claim_if_over() {
-            self.start_ponder(ponder.filter(|&p| is_legal(&self.pos, p)));
+        core.out.line(&format!("move {}", cecp::move_text(m)));
+        if !self.claim_if_over(core) {
+            let ponder = answer.ponder.filter(|&p| is_legal(&self.pos, p));
+            self.start_ponder(core, ponder);
         }
     }
+}
+
+/// `protover 2`: the features, with the options as `feature option=` lines
+/// rendered from the one table.
+fn features(core: &Core) {
+    let out = &core.out;
+    out.line("feature done=0");
+    out.line(&format!(
+        "feature setboard=1 usermove=1 time=1 memory=1 smp=1 colors=0 draw=0 \
+         highlight=0 name=0 sigint=0 sigterm=0 ping=1 analyze=1 reuse=1 playother=1 \
+         myname=\"{} {}\" variants=\"{}\"",
+        super::uci::ENGINE_NAME,
+        env!("CARGO_PKG_VERSION"),
+        RuleSet::NAMES.join(",")
+    ));
+    let defaults = options::Config::default();
+    for d in options::listed(Dialect::Cecp) {
+        out.line(&options::render(Dialect::Cecp, &defaults, d));
+    }
+    out.line("feature done=1");
+}
+
+/// Marks XBoard may append to a move (a promotion choice on a soldier
+/// reaching the last rank); Janggi has no promotion, so they are read as
+/// nothing. Anything else after a move makes it illegal.
+const PROMOTION_MARKS: &str = "=.+pnbrqkfeacwmohijgdvlsu";
+
+/// A move as CECP writes it: ranks 0..9, `@@@@` for a pass.
+fn parse_cecp_move(pos: &Position, text: &str) -> Result<Move, String> {
+    let core = match text.char_indices().nth(4) {
+        // Four characters of a square pair, then at most one mark.
+        Some((i, c))
+            if text.len() == i + c.len_utf8()
+                && PROMOTION_MARKS.contains(c)
+                && text[..i].bytes().all(|b| b.is_ascii_alphanumeric()) =>
+        {
+            &text[..i]
+        }
+        _ => text,
+    };
+    parse_move(pos, core, Notation::Ucci)
 }
 
 /// XBoard writes FENs with or without the castling and en-passant fields
@@ -610,16 +491,6 @@ fn with_castling_fields(fen: &str) -> String {
     } else {
         f.join(" ")
     }
-}
-
-/// Options CECP sets with its own commands (`variant`, `memory`, `cores`,
-/// `hard`, `analyze`) or that mean nothing here are not offered again.
-fn cecp_option(id: options::Id) -> bool {
-    use options::Id;
-    !matches!(
-        id,
-        Id::Variant | Id::Threads | Id::Hash | Id::Ponder | Id::AnalyseMode | Id::UseMillisec
-    )
 }
 
 #[cfg(test)]

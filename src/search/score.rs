@@ -34,7 +34,10 @@ pub fn to_score(v: i32) -> Score {
     } else if v >= WIN_BOUND {
         Score::Mate((RULE_WIN - v + 1) / 2)
     } else if v <= -WIN_BOUND {
-        Score::Mate(-(RULE_WIN + v) / 2)
+        // A rule loss may come on the loser's own move (the pass that
+        // accepts a bikjang lost on the count is still to be played: an odd
+        // ply), so round up: `mate 0` is only for a game already over.
+        Score::Mate(-((RULE_WIN + v + 1) / 2))
     } else {
         Score::Cp(v)
     }
@@ -66,6 +69,9 @@ mod tests {
         assert_eq!(to_score(RULE_WIN - 1), Score::Mate(1));
         assert_eq!(to_score(RULE_WIN - 5), Score::Mate(3));
         assert_eq!(to_score(-(RULE_WIN - 4)), Score::Mate(-2));
+        // Lost on the count after one's own pass: one move still to play.
+        assert_eq!(to_score(-(RULE_WIN - 1)), Score::Mate(-1));
+        assert_eq!(to_score(-(RULE_WIN - 3)), Score::Mate(-2));
         assert_eq!(to_score(WIN_BOUND - 1), Score::Cp(WIN_BOUND - 1));
         assert_eq!(to_score(0), Score::Cp(0));
     }
