@@ -11,7 +11,7 @@ pyffish's legal move set and game-end verdicts with the engine's batch interface
 
 "immediate": no legal move (checkmate), two passes, pass while bikjang stands.
 "optional":  repetition (incl. perpetual check, janggimodern shuttling) and move limit.
-Results are from Cho's (white's) view. Semantics: scripts/PEERS.md.
+Results are from Cho's (white's) view. Semantics: docs/PEERS.md.
 
 Each engine line carries the full game from its start FEN, so the engine's history
 handling (repetition window, passes) is tested. pyffish is queried with the position
@@ -27,9 +27,9 @@ limit, the position occurred before, or a piece went back) plus a random 5% of p
 --full-oracle calls them at every ply, and --selftest checks the shortcut against it.
 
 Usage:
-  scripts/crosscheck_pyffish.py [--engine target/release/janggun] [--games 2000] [--seed S]
+  scripts/ci/crosscheck_pyffish.py [--engine target/release/janggun] [--games 2000] [--seed S]
                                 [--variants janggi,janggitraditional,...] [--max-plies 300]
-  scripts/crosscheck_pyffish.py --selftest [--games 200]     (pyffish only, no engine)
+  scripts/ci/crosscheck_pyffish.py --selftest [--games 200]     (pyffish only, no engine)
 Ends with a line "N passed, M failed" (positions); exit status 1 if M > 0, 2 on an
 engine/setup error.
 """

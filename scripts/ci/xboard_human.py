@@ -15,7 +15,7 @@ move the script checks in XBoard's debug log that XBoard sent that very move
 to the engine (`usermove ...`), and it waits for the engine's answer.
 
 At the end it saves the game from XBoard, takes a screenshot, and replays
-the PGN with scripts/xboard_replay.py (every move legal, the result the
+the PGN with scripts/ci/xboard_replay.py (every move legal, the result the
 rules' verdict, no forfeit or time loss). Variants pyffish does not know
 (kja, kojf) are replayed under janggi, whose moves they share; their result
 is then checked only when the game ended in checkmate.

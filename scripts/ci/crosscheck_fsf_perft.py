@@ -13,10 +13,10 @@ parses the `<move>: <count>` lines up to `Nodes searched: N`, and compares the m
 positions test move generation only (passes included; a FEN is never "after a pass").
 
 Usage:
-  scripts/crosscheck_fsf_perft.py [--engine target/release/janggun]
+  scripts/ci/crosscheck_fsf_perft.py [--engine target/release/janggun]
         [--fsf /usr/games/fairy-stockfish] [--positions 200] [--seed S] [--depth 1]
-  scripts/crosscheck_fsf_perft.py --engine /usr/games/fairy-stockfish     (self-test)
-  scripts/crosscheck_fsf_perft.py --engine pyffish     (FSF binary vs pyffish legal_moves)
+  scripts/ci/crosscheck_fsf_perft.py --engine /usr/games/fairy-stockfish     (self-test)
+  scripts/ci/crosscheck_fsf_perft.py --engine pyffish     (FSF binary vs pyffish legal_moves)
 Ends with "N passed, M failed" (positions); exit 1 on mismatches, 2 if an engine fails.
 """
 
