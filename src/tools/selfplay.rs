@@ -11,7 +11,7 @@ use std::io::Write;
 
 pub fn run(games: usize, nodes: u64, random_plies: usize, seed: u64) -> Result<(), String> {
     // Tuning data for the classical weights comes from classical games, as
-    // it did when the shipped weights were tuned (scripts/tune.sh).
+    // it did when the shipped weights were tuned (scripts/lab/tune.sh).
     let mut engine = Engine::new(Settings {
         nnue: None,
         ..Settings::default()

@@ -11,7 +11,7 @@ pyffish's legal move set and game-end verdicts with the engine's batch interface
 
 "immediate": no legal move (checkmate), two passes, pass while bikjang stands.
 "optional":  repetition (incl. perpetual check, janggimodern shuttling) and move limit.
-Results are from Cho's (white's) view. Semantics: scripts/PEERS.md.
+Results are from Cho's (white's) view. Semantics: docs/PEERS.md.
 
 Each engine line carries the full game from its start FEN, so the engine's history
 handling (repetition window, passes) is tested. pyffish is queried with the position
@@ -27,9 +27,9 @@ limit, the position occurred before, or a piece went back) plus a random 5% of p
 --full-oracle calls them at every ply, and --selftest checks the shortcut against it.
 
 Usage:
-  scripts/crosscheck_pyffish.py [--engine target/release/janggun] [--games 2000] [--seed S]
+  scripts/ci/crosscheck_pyffish.py [--engine target/release/janggun] [--games 2000] [--seed S]
                                 [--variants janggi,janggitraditional,...] [--max-plies 300]
-  scripts/crosscheck_pyffish.py --selftest [--games 200]     (pyffish only, no engine)
+  scripts/ci/crosscheck_pyffish.py --selftest [--games 200]     (pyffish only, no engine)
 Ends with a line "N passed, M failed" (positions); exit status 1 if M > 0, 2 on an
 engine/setup error.
 """
@@ -37,71 +37,33 @@ engine/setup error.
 import argparse
 import multiprocessing as mp
 import os
-import queue
 import random
-import re
-import subprocess
 import sys
-import threading
 import time
 from collections import Counter, defaultdict
+
+from janggi_common import (FILES, PYFFISH_VARIANTS, START_FENS, EngineError, Pipe, board_of,
+                           generals_facing, is_pass, material, result_of, reverse, squares)
 
 try:
     import pyffish as sf
 except ImportError:  # pragma: no cover
     sys.exit("error: pyffish is not installed (pip install pyffish)")
 
-FSF_VARIANTS = ["janggi", "janggitraditional", "janggimodern", "janggicasual"]
-CHO_BACK = ["RNBA1ABNR", "RBNA1ANBR", "RBNA1ABNR", "RNBA1ANBR"]
-HAN_BACK = ["rnba1abnr", "rbna1anbr", "rnba1anbr", "rbna1abnr"]
-MID = "/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/"
-START_FENS = [f"{h}{MID}{c} w - - 0 1" for h in HAN_BACK for c in CHO_BACK]
-
 # Move-limit plies (FSF: optional end once the halfmove clock >= 2 * nMoveRule).
 MOVE_LIMIT = {"janggi": 100, "janggitraditional": 100, "janggicasual": 100, "janggimodern": 200}
 NFOLD = {"janggi": 3, "janggitraditional": 3, "janggicasual": 3, "janggimodern": 4}
 COUNTING = {"janggi": True, "janggitraditional": False, "janggicasual": False, "janggimodern": True}
-BIKJANG = {"janggi": True, "janggitraditional": True, "janggicasual": False, "janggimodern": False}
-VALUES = {"r": 13, "c": 7, "n": 5, "b": 3, "a": 3, "p": 2, "k": 0}
-
-MOVE_RE = re.compile(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$")
-FILES = "abcdefghi"
 
 
 # ----------------------------------------------------------------------------- board helpers
-
-def sq(move, which):
-    m = MOVE_RE.match(move)
-    if not m:
-        raise ValueError(f"bad move {move!r}")
-    return (m.group(1), int(m.group(2))) if which == 0 else (m.group(3), int(m.group(4)))
-
-
-def is_pass(move):
-    h = len(move) // 2
-    return len(move) % 2 == 0 and move[:h] == move[h:]
-
-
-def reverse(move):
-    (f1, r1), (f2, r2) = sq(move, 0), sq(move, 1)
-    return f"{f2}{r2}{f1}{r1}"
-
 
 class Board:
     """Minimal board tracker (no rules): piece placement, side to move, clocks."""
 
     def __init__(self, fen):
         parts = fen.split()
-        self.sq = {}
-        for i, row in enumerate(parts[0].split("/")):
-            rank = 10 - i
-            f = 0
-            for ch in re.findall(r"\d+|.", row):
-                if ch.isdigit():
-                    f += int(ch)
-                else:
-                    self.sq[(FILES[f], rank)] = ch
-                    f += 1
+        self.sq = board_of(fen)
         self.stm = parts[1]
         self.clock = int(parts[4]) if len(parts) > 4 else 0
         self.fullmove = int(parts[5]) if len(parts) > 5 else 1
@@ -112,10 +74,10 @@ class Board:
         return b
 
     def is_capture(self, move):
-        return not is_pass(move) and sq(move, 1) in self.sq
+        return not is_pass(move) and squares(move)[1] in self.sq
 
     def push(self, move):
-        a, b = sq(move, 0), sq(move, 1)
+        a, b = squares(move)
         if a != b:
             captured = self.sq.pop(b, None)
             self.sq[b] = self.sq.pop(a)
@@ -147,12 +109,7 @@ class Board:
         return f"{'/'.join(rows)} {self.stm} - - {self.clock} {self.fullmove}"
 
     def generals_facing(self):
-        kings = [s for s, p in self.sq.items() if p in "kK"]
-        if len(kings) != 2 or kings[0][0] != kings[1][0]:
-            return False
-        f = kings[0][0]
-        lo, hi = sorted(k[1] for k in kings)
-        return all((f, r) not in self.sq for r in range(lo + 1, hi))
+        return generals_facing(self.sq)
 
     def general(self, color):
         g = "K" if color == "w" else "k"
@@ -171,12 +128,6 @@ class Board:
         b = self.copy()
         b.push(move)
         return b.in_check()
-
-    def material(self):
-        """(cho points, han points) without Han's 1.5 bonus."""
-        w = sum(VALUES[p.lower()] for p in self.sq.values() if p.isupper())
-        b = sum(VALUES[p] for p in self.sq.values() if p.islower())
-        return w, b
 
 
 PALACE_DIAG = {  # palace diagonal neighbours (the lines d1-e2-f3, f1-e2-d3 and d8-e9-f10, f8-e9-d10)
@@ -261,14 +212,11 @@ def attacked(board, target, by):
 
 def verdict(value, stm):
     """pyffish value (side-to-move view) -> result from Cho's (white's) view."""
-    if value == 0:
-        return "1/2-1/2"
-    stm_wins = value > 0
-    return "1-0" if stm_wins == (stm == "w") else "0-1"
+    return result_of(value, stm == "w")
 
 
 def counting_verdict(board):
-    w, b = board.material()
+    w, b = material(board.sq)
     return "1-0" if w - b > 1.5 else "0-1"
 
 
@@ -441,81 +389,17 @@ def classify(variant, fen, moves, ans, board, max_plies):
 
 # ----------------------------------------------------------------------------- engine side
 
-class Engine:
-    def __init__(self, path, timeout):
-        self.timeout = timeout
-        try:
-            self.p = subprocess.Popen([path, "rules", "--batch"], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True, bufsize=1, start_new_session=True)
-        except OSError as e:
-            die(f"cannot start engine {path!r}: {e}")
-        RUNNING.append(self)
-        self.out = queue.Queue()
-        self.wq = queue.Queue()
-        self.err_tail = []
-        threading.Thread(target=self._reader, daemon=True).start()
-        threading.Thread(target=self._writer, daemon=True).start()
-        threading.Thread(target=self._stderr, daemon=True).start()
-
-    def _reader(self):
-        for line in self.p.stdout:
-            self.out.put(line.rstrip("\r\n"))
-        self.out.put(None)
-
-    def _stderr(self):
-        for line in self.p.stderr:
-            self.err_tail = (self.err_tail + [line.rstrip()])[-10:]
-
-    def _writer(self):
-        while True:
-            data = self.wq.get()
-            if data is None:
-                break
-            try:
-                self.p.stdin.write(data)
-                self.p.stdin.flush()
-            except (BrokenPipeError, OSError):
-                break
-        try:
-            self.p.stdin.close()
-        except OSError:
-            pass
-
-    def send(self, lines):
-        self.wq.put("".join(l + "\n" for l in lines))
-
-    def recv(self):
-        try:
-            line = self.out.get(timeout=self.timeout)
-        except queue.Empty:
-            die(f"engine gave no answer within {self.timeout}s")
-        if line is None:
-            rc = self.p.wait()
-            die(f"engine died (exit status {rc}); stderr tail:\n  " + "\n  ".join(self.err_tail))
-        return line
-
-    def close(self):
-        self.wq.put(None)
-        try:
-            self.p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.kill()
-
-    def kill(self):
-        """End the engine and anything it started (its own process group)."""
-        try:
-            os.killpg(self.p.pid, 9)
-        except OSError:
-            pass
+def start_engine(path, timeout):
+    """`<engine> rules --batch`, its stderr kept apart from the answers."""
+    try:
+        return Pipe([path, "rules", "--batch"], "engine", timeout, merge_stderr=False)
+    except EngineError as e:
+        die(str(e))
 
 
-RUNNING = []
-
-
-def die(msg):
-    for eng in RUNNING:
-        eng.kill()
+def die(msg, engine=None):
+    if engine is not None:
+        engine.kill()
     print(f"error: {msg}", file=sys.stderr)
     print("0 passed, 1 failed")
     sys.exit(2)
@@ -545,7 +429,7 @@ def main():
     ap.add_argument("--engine", default="target/release/janggun")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seed", default="1")
-    ap.add_argument("--variants", default=",".join(FSF_VARIANTS))
+    ap.add_argument("--variants", default=",".join(PYFFISH_VARIANTS))
     ap.add_argument("--max-plies", type=int, default=300)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="pyffish worker processes")
     ap.add_argument("--full-oracle", action="store_true", help="query every pyffish end check at every ply")
@@ -558,13 +442,13 @@ def main():
 
     variants = [v.strip() for v in a.variants.split(",") if v.strip()]
     for v in variants:
-        if v not in FSF_VARIANTS:
-            sys.exit(f"error: pyffish has no Janggi variant {v!r} (known: {', '.join(FSF_VARIANTS)})")
+        if v not in PYFFISH_VARIANTS:
+            sys.exit(f"error: pyffish has no Janggi variant {v!r} (known: {', '.join(PYFFISH_VARIANTS)})")
     engine = None
     if not a.selftest:
         if not os.path.exists(a.engine):
             die(f"engine binary {a.engine!r} not found (cargo build --release?)")
-        engine = Engine(a.engine, a.timeout)
+        engine = start_engine(a.engine, a.timeout)
 
     jobs = [(gi, a.seed, variants, a.max_plies, a.full_oracle,
              a.selftest and a.verify_every > 0 and gi % a.verify_every == 0)
@@ -591,9 +475,12 @@ def main():
                     problems.append(f"game {g['gi']} {g['variant']} {g['fen']}: {p}")
                 continue
             lines = [query_line(g["variant"], g["fen"], g["moves"][:k]) for k in range(len(g["answers"]))]
-            engine.send(lines)
+            engine.send(*lines)
             for k, line in enumerate(lines):
-                got_raw = engine.recv()
+                try:
+                    got_raw = engine.readline()
+                except EngineError as e:
+                    die(str(e), engine)
                 got = parse_engine(got_raw)
                 want = g["answers"][k]
                 if got == want:

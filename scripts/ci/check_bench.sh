@@ -2,9 +2,9 @@
 # Checks that `janggun bench` (one thread) prints the signature of the last
 # commit that carries a `Bench: N` line, as Stockfish's CI does: a change of
 # search that forgot to say so in its commit message fails here.
-#   scripts/check_bench.sh [BINARY]
+#   scripts/ci/check_bench.sh [BINARY]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=${1:-target/release/janggun}
 # A shallow clone may lack the commit with the line; then say so and pass.
 expected=$(git log --format=%B 2>/dev/null | sed -n 's/^Bench: \([0-9][0-9]*\)$/\1/p' | head -n 1)

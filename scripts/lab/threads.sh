@@ -4,8 +4,8 @@
 # match of 2 threads against 1 at 5s+0.05s with concurrency 1, so that the
 # two-thread engine has both cores to itself while it thinks.
 #
-#   scripts/threads.sh [BINARY]           # default target/release/janggun
-#   GAMES=40 scripts/threads.sh           # a shorter match
+#   scripts/lab/threads.sh [BINARY]           # default target/release/janggun
+#   GAMES=40 scripts/lab/threads.sh           # a shorter match
 set -eu
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-200}

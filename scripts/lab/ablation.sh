@@ -6,8 +6,8 @@
 # sides are Janggun, so every game tests its time management; the timing
 # margin is 0 ms, so any overstep is a loss on time.
 #
-#   scripts/ablation.sh [BINARY]          # default target/release/janggun
-#   GAMES=100 TC=1+0.1 OUT=ablation FEATURES="lmr nullmove" scripts/ablation.sh
+#   scripts/lab/ablation.sh [BINARY]          # default target/release/janggun
+#   GAMES=100 TC=1+0.1 OUT=ablation FEATURES="lmr nullmove" scripts/lab/ablation.sh
 set -eu
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-72}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A short match of Janggun against Debian's Fairy-Stockfish, written as PGN
-# and replayed move by move with pyffish (scripts/replay_pgn_pyffish.py):
+# and replayed move by move with pyffish (scripts/ci/replay_pgn_pyffish.py):
 # every move must be legal, every SAN token what pyffish writes, and every
 # result the runner decided by the rules equal to pyffish's verdict. Then a
 # SAN cross-check on random games with passes and bikjang: pyffish writes
@@ -12,7 +12,7 @@
 # target/match_vs_fsf), FSF (default /usr/games/fairy-stockfish),
 # JANGGUN_ENGINE (default target/release/janggun; any UCI engine will do).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 GAMES=${GAMES:-8}
 TC=${TC:-2+0.02}
@@ -37,12 +37,12 @@ nice "$RUNNER" match \
     --engine name=fairy-stockfish "cmd=$FSF" option.Hash=16 \
     --games "$GAMES" --tc "$TC" --timemargin "$TIMEMARGIN" --concurrency 1 \
     --pgn "$OUT/games.pgn" --json "$OUT/result.json"
-python3 scripts/replay_pgn_pyffish.py "$OUT/games.pgn"
+python3 scripts/ci/replay_pgn_pyffish.py "$OUT/games.pgn"
 
 echo "== SAN cross-check on random games"
-python3 scripts/replay_pgn_pyffish.py --make-random 30 "$OUT/random.pgn"
+python3 scripts/ci/replay_pgn_pyffish.py --make-random 30 "$OUT/random.pgn"
 nice "$RUNNER" match \
     --engine name=a "cmd=$FSF" --engine name=b "cmd=$FSF" \
     --nodes 1 --games 60 --openings "$OUT/random.pgn" --opening-plies 1000 \
     --pgn "$OUT/random_games.pgn" --quiet
-python3 scripts/replay_pgn_pyffish.py "$OUT/random_games.pgn"
+python3 scripts/ci/replay_pgn_pyffish.py "$OUT/random_games.pgn"

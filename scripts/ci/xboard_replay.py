@@ -50,102 +50,14 @@ import sys
 
 import pyffish as sf
 
-# The PGN replay of the match runner's games judges positions the same way.
-from replay_pgn_pyffish import board_of, verdict
+from janggi_common import (CECP_MOVE, KIND, PASS_WORDS, board_of, cecp_to_uci,
+                           engine_move_to_uci, pass_in, pyffish_verdict, read_pgn, squares)
 
-# Piece letters of both letter sets, to one kind each.
-KIND = {"K": "K", "G": "K", "A": "A", "B": "E", "E": "E", "N": "H", "H": "H",
-        "R": "R", "C": "C", "P": "P", "S": "P"}
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-PASSES = ("--", "@@@@", "pass", "0000", "Z0")
+# XBoard's PGN writes a pass as `--` (or `Z0`), besides the engines' words.
+PASSES = PASS_WORDS + ("--", "Z0")
 BAD_WORDS = ("forfeit", "illegal", "time", "crash", "disconnect", "abort",
              "adjudicat", "stall", "resign", "exit", "error", "bare king", "unfinished")
-EVAL_COMMENT = re.compile(r"^\s*(book|[+-]?\d+(\.\d+)?/\d+(\s+[\d.:]+)?)\s*$")
 SAN = re.compile(r"^([A-Z])?([a-i])?([0-9])?(x|:)?([a-i])([0-9])(=?[A-Z.])?[+#!?]*$")
-TOKEN = re.compile(r"[^\s{};()\[\]]+")
-COORD = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])\.?$")
-
-
-class Game:
-    def __init__(self):
-        self.tags, self.moves, self.comments, self.result = {}, [], [], None
-        self.reason = ""   # the result comment
-
-
-def read_pgn(text):
-    """Games as Game objects: tags, move tokens, result and its comment."""
-    games, game = [], None
-    pos, n = 0, len(text)
-    while pos < n:
-        c = text[pos]
-        if c.isspace():
-            pos += 1
-            continue
-        if c == "[" and (pos == 0 or text[pos - 1] == "\n"):
-            end = text.find("\n", pos)
-            end = n if end < 0 else end
-            m = re.match(r'^\[(\w+)\s+"(.*)"\]\s*$', text[pos:end])
-            if m:
-                if game is None or game.moves or game.result:
-                    game = Game()
-                    games.append(game)
-                game.tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-            pos = end
-            continue
-        if game is None:
-            game = Game()
-            games.append(game)
-        if c == "{":
-            end = text.find("}", pos)
-            end = n if end < 0 else end
-            comment = text[pos + 1:end].strip()
-            game.comments.append((len(game.moves), comment))
-            pos = end + 1
-            continue
-        if c == ";":
-            end = text.find("\n", pos)
-            pos = n if end < 0 else end
-            continue
-        if c == "(":
-            depth = 0
-            while pos < n:
-                if text[pos] == "(":
-                    depth += 1
-                elif text[pos] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                pos += 1
-            pos += 1
-            continue
-        m = TOKEN.match(text, pos)
-        if not m:          # a stray bracket
-            pos += 1
-            continue
-        tok = m.group(0)
-        pos = m.end()
-        if re.fullmatch(r"\d+\.+", tok) or tok.startswith("$"):
-            continue
-        tok = re.sub(r"^\d+\.+", "", tok)
-        if tok in RESULTS:
-            game.result = tok
-            game.reason = result_comment(game)
-            game = None
-            continue
-        game.moves.append(tok)
-    return games
-
-
-def result_comment(game):
-    """The comment XBoard writes just before the result (not a move's eval,
-    not the board diagram it writes before the moves of a set-up game)."""
-    following = [c for at, c in game.comments
-                 if at == len(game.moves) and not c.startswith("-----")]
-    if not following:
-        return ""
-    if len(following) == 1 and game.moves and EVAL_COMMENT.match(following[0]):
-        return ""
-    return following[-1]
 
 
 def read_debug_moves(path):
@@ -164,26 +76,14 @@ def read_debug_moves(path):
     return games
 
 
-def xboard_to_uci(move, legal):
-    """An engine's CECP move (ranks 0..9, `@@@@` or `pass`) as pyffish's UCI."""
-    if move in ("@@@@", "pass", "0000"):
-        passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
-        return passes[0] if passes else None
-    m = COORD.match(move)
-    if not m:
-        return None
-    return "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
-
-
 def resolve(token, legal, board):
     """The UCI move a PGN token names, or (None, why); why starts with
     "ambiguous" when several legal moves fit."""
     if token in PASSES:
-        passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
-        return (passes[0], None) if passes else (None, "pass not legal here")
-    m = COORD.match(token)
-    if m:
-        uci = "%s%d%s%d" % (m.group(1), int(m.group(2)) + 1, m.group(3), int(m.group(4)) + 1)
+        uci = pass_in(legal)
+        return (uci, None) if uci else (None, "pass not legal here")
+    if CECP_MOVE.match(token):
+        uci = cecp_to_uci(token)
         if uci in legal:
             return uci, None
         if not SAN.match(token):
@@ -199,21 +99,18 @@ def resolve(token, legal, board):
         return None, "unknown piece letter in %r" % token
     if letter is None and ffile is None:
         ffile = tfile    # a letterless soldier move, chess-pawn style: `c5` keeps its file
-    to = "%s%d" % (tfile, int(trank) + 1)
+    to = (tfile, int(trank) + 1)
     cands = []
     for uci in legal:
-        mm = re.match(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$", uci)
-        if not mm:
-            continue
-        frm = mm.group(1) + mm.group(2)
-        if mm.group(3) + mm.group(4) != to or frm == to:
+        frm, dest = squares(uci)
+        if dest != to or frm == to:
             continue
         piece = board.get(frm)
         if piece is None or KIND.get(piece.upper()) != kind:
             continue
-        if ffile and mm.group(1) != ffile:
+        if ffile and frm[0] != ffile:
             continue
-        if frank and int(mm.group(2)) != int(frank) + 1:
+        if frank and frm[1] != int(frank) + 1:
             continue
         cands.append(uci)
     if len(cands) > 1:
@@ -222,8 +119,8 @@ def resolve(token, legal, board):
         return None, "%s: no legal move" % token
     uci = cands[0]
     if bool(capture) != (to in board):
-        return None, "%s: capture mark %s a piece on %s" % (
-            token, "without" if capture else "but", to)
+        return None, "%s: capture mark %s a piece on %s%d" % (
+            token, "without" if capture else "but", to[0], to[1])
     return uci, None
 
 
@@ -250,7 +147,7 @@ def check(game, default_variant, verbose, sent=None, allow_ambiguous=False, verd
         uci, why = resolve(token, legal, board)
         where = "ply %d (%s to move)" % (ply + 1, "White" if current.split()[1] == "w" else "Black")
         if uci is None and why.startswith("ambiguous") and sent is not None:
-            played = xboard_to_uci(sent[ply], legal) if ply < len(sent) else None
+            played = engine_move_to_uci(sent[ply], legal) if ply < len(sent) else None
             if played is not None and played in why.split(" fits ")[1].split():
                 note = "%s: %s; the engine sent %s" % (where, why, sent[ply])
                 (warnings if allow_ambiguous else problems).append(note)
@@ -280,7 +177,7 @@ def check(game, default_variant, verbose, sent=None, allow_ambiguous=False, verd
         problems.append("result comment {%s} says %s" % (reason, ", ".join(bad)))
     if not verdict_too:
         return problems, warnings, summary + " (result not judged)"
-    over, rules = verdict(variant, fen, moves)
+    over, rules = pyffish_verdict(variant, fen, moves)
     if not over:
         problems.append("the game is not over by the rules, but the PGN says %s" % result)
     elif rules != result:

@@ -15,7 +15,7 @@ move the script checks in XBoard's debug log that XBoard sent that very move
 to the engine (`usermove ...`), and it waits for the engine's answer.
 
 At the end it saves the game from XBoard, takes a screenshot, and replays
-the PGN with scripts/xboard_replay.py (every move legal, the result the
+the PGN with scripts/ci/xboard_replay.py (every move legal, the result the
 rules' verdict, no forfeit or time loss). Variants pyffish does not know
 (kja, kojf) are replayed under janggi, whose moves they share; their result
 is then checked only when the game ended in checkmate.
@@ -40,7 +40,7 @@ import time
 
 import pyffish as sf
 
-from xboard_replay import xboard_to_uci
+from janggi_common import engine_move_to_uci, is_pass, squares, uci_to_cecp
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 XBOARD = "/usr/games/xboard"
@@ -124,29 +124,12 @@ def grid(win):
 
 
 def square_xy(square, rows, cols):
-    """Screen point at the middle of a pyffish square (`e9`, ranks 1..10)."""
+    """Screen point at the middle of a square (('e', 9): file, rank 1..10)."""
     f = ord(square[0]) - ord("a")
-    r = int(square[1:])
+    r = square[1]
     x = (cols[f] + cols[f + 1]) // 2
     y = (rows[10 - r] + rows[11 - r]) // 2
     return x, y
-
-
-def squares(uci):
-    """pyffish's move as its two squares: `i10i9` -> (`i10`, `i9`)."""
-    m = re.match(r"^([a-i](?:10|[1-9]))([a-i](?:10|[1-9]))$", uci)
-    return m.groups() if m else (None, None)
-
-
-def is_pass(uci):
-    a, b = squares(uci)
-    return a is not None and a == b
-
-
-def to_cecp(uci):
-    """pyffish's move (ranks 1..10) in XBoard's coordinates (ranks 0..9)."""
-    m = re.match(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$", uci)
-    return "%s%d%s%d" % (m.group(1), int(m.group(2)) - 1, m.group(3), int(m.group(4)) - 1)
 
 
 class Log:
@@ -254,7 +237,7 @@ def main():
             if log.game_end():
                 break
             legal = sf.legal_moves(rules, start, moves)
-            played = xboard_to_uci(log.engine_moves()[mine], legal)
+            played = engine_move_to_uci(log.engine_moves()[mine], legal)
             if played not in legal:
                 problems.append("engine move %s not legal" % log.engine_moves()[mine])
                 break
@@ -283,7 +266,7 @@ def main():
                 expect = ("usermove @@@@", "setboard " + " ".join(after[:2]))
                 # A letter typed over the board opens XBoard's type-in box
                 # (`@` does not); the pass then replaces it.
-                x, y = square_xy("e5", rows, cols)
+                x, y = square_xy(("e", 5), rows, cols)
                 xdo("mousemove", x, y)
                 xdo("type", "a")
                 time.sleep(0.5)
@@ -294,7 +277,7 @@ def main():
                 passes += 1
             else:
                 choice = rng.choice([m for m in legal if m not in pass_moves])
-                expect = ("usermove " + to_cecp(choice),)
+                expect = ("usermove " + uci_to_cecp(choice),)
                 for sq in squares(choice):
                     x, y = square_xy(sq, rows, cols)
                     xdo("mousemove", x, y, "click", 1)

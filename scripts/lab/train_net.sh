@@ -10,7 +10,7 @@
 #         the held-out loss rises after the second), --wdl 0.1, seed 1;
 #         the last line printed is the net's path.
 #
-#   scripts/train_net.sh [janggun binary]
+#   scripts/lab/train_net.sh [janggun binary]
 #
 # Each shard is capped at the record count the shipped net was trained on.
 # A shard made with one thread is the same file for the same seed (a prefix

@@ -3,8 +3,8 @@
 the FSF reference files lack: extra pieces (a third chariot or cannon, six
 soldiers) and guards set up outside their palace.
 
-  scripts/perft_pyffish.py --depth 3 FEN...           print `<fen>;D1 n;D2 n;...`
-  scripts/perft_pyffish.py --check tests/data/extra_pieces.epd --engine BIN
+  scripts/ci/perft_pyffish.py --depth 3 FEN...           print `<fen>;D1 n;D2 n;...`
+  scripts/ci/perft_pyffish.py --check tests/data/extra_pieces.epd --engine BIN
                                                       compare janggun perft
 """
 import argparse

@@ -25,76 +25,8 @@ import sys
 
 import pyffish as sf
 
-PYFFISH_VARIANTS = {"janggi", "janggitraditional", "janggimodern", "janggicasual"}
-
-
-def read_pgn(path):
-    games, tags, moves, in_moves = [], {}, [], False
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    text = re.sub(r"\{[^}]*\}", " ", text)
-    for line in text.splitlines():
-        line = line.strip()
-        m = re.match(r'^\[(\w+)\s+"(.*)"\]$', line)
-        if m:
-            if in_moves:
-                games.append((tags, moves))
-                tags, moves, in_moves = {}, [], False
-            tags[m.group(1)] = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
-            continue
-        for tok in line.split():
-            if re.fullmatch(r"\d+\.(\.\.)?", tok):
-                continue
-            in_moves = True
-            if tok in ("1-0", "0-1", "1/2-1/2", "*"):
-                continue
-            moves.append(tok)
-    if tags or moves:
-        games.append((tags, moves))
-    return games
-
-
-def verdict(variant, fen, moves):
-    """(ended, result string) by pyffish."""
-    side_white = sf.get_fen(variant, fen, moves).split()[1] == "w"
-
-    def result(value):
-        if value == 0:
-            return "1/2-1/2"
-        return "1-0" if (value > 0) == side_white else "0-1"
-
-    if not sf.legal_moves(variant, fen, moves):
-        return True, result(sf.game_result(variant, fen, moves))
-    ended, value = sf.is_immediate_game_end(variant, fen, moves)
-    if ended:
-        return True, result(value)
-    ended, value = sf.is_optional_game_end(variant, fen, moves)
-    if ended:
-        return True, result(value)
-    return False, None
-
-
-LETTER = {"k": "K", "a": "A", "b": "E", "e": "E", "n": "H", "h": "H", "r": "R", "c": "C", "p": "P"}
-SQUARE = re.compile(r"([a-i])(10|[1-9])")
-
-
-def board_of(fen):
-    """Placement as a dict square -> FEN letter."""
-    board = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        rank, file = 10 - i, 0
-        for num, ch in re.findall(r"(\d+)|(.)", row):
-            if num:
-                file += int(num)
-            else:
-                board["abcdefghi"[file] + str(rank)] = ch
-                file += 1
-    return board
-
-
-def split_uci(m):
-    first = SQUARE.match(m)
-    return first.group(0), m[first.end():]
+from janggi_common import (KIND, PYFFISH_VARIANTS, board_of, is_pass, name, parse_square,
+                           pyffish_verdict, read_pgn, squares)
 
 
 def resolve(board, legal, tok):
@@ -106,12 +38,13 @@ def resolve(board, legal, tok):
     if not m:
         return []
     letter, dis, _, dest = m.groups()
+    dest = parse_square(dest)
     out = []
     for mv in legal:
-        frm, to = split_uci(mv)
-        if to != dest or LETTER.get(board.get(frm, " ").lower()) != letter:
+        frm, to = squares(mv)
+        if to != dest or KIND.get(board.get(frm, " ").upper()) != letter:
             continue
-        if dis and not frm.startswith(dis) and not frm[1:] == dis:
+        if dis and not name(frm).startswith(dis) and str(frm[1]) != dis:
             continue
         out.append(mv)
     return out
@@ -131,7 +64,7 @@ def check_game(number, tags, tokens):
         if len(found) != 1:
             return [f"game {number} ply {ply}: '{tok}' names {len(found)} legal moves {found}"
                     f" after {' '.join(moves)}"], False
-        frm, to = split_uci(found[0])
+        frm, to = squares(found[0])
         board[to] = board.pop(frm)
         moves.append(found[0])
     if tokens:
@@ -139,7 +72,7 @@ def check_game(number, tags, tokens):
         for ply, (ours, theirs) in enumerate(zip(tokens, sans), 1):
             if ours != theirs:
                 return [f"game {number} ply {ply}: we wrote '{ours}', pyffish writes '{theirs}'"], False
-    ended, res = verdict(variant, fen, moves)
+    ended, res = pyffish_verdict(variant, fen, moves)
     term = tags.get("Termination", "")
     want = tags.get("Result")
     if term == "normal":
@@ -166,7 +99,7 @@ def make_random(n, out, seed=12345):
                     break
                 # Passes often enough to meet them, but not so often that
                 # every game ends after two of them.
-                passes = [m for m in legal if m[:len(m) // 2] == m[len(m) // 2:]]
+                passes = [m for m in legal if is_pass(m)]
                 others = [m for m in legal if m not in passes]
                 pick = passes if passes and (rng.random() < 0.08 or not others) else others
                 moves.append(rng.choice(pick))
@@ -191,10 +124,12 @@ def main():
     if len(sys.argv) != 2:
         print(__doc__)
         return 2
-    games = read_pgn(sys.argv[1])
+    with open(sys.argv[1], encoding="utf-8") as f:
+        games = read_pgn(f.read())
     bad = 0
     plies = 0
-    for i, (tags, tokens) in enumerate(games, 1):
+    for i, game in enumerate(games, 1):
+        tags, tokens = game.tags, game.moves
         msgs, ok = check_game(tags.get("Round", i), tags, tokens)
         plies += len(tokens)
         for m in msgs:

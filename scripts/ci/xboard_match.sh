@@ -2,7 +2,7 @@
 # A match in XBoard (CECP), run headless under Xvfb, with a screenshot of the
 # board in mid-game and a replay of the saved PGN in pyffish.
 #
-#   GAMES=2 TC=0:10 INC=0.1 bash scripts/xboard_match.sh
+#   GAMES=2 TC=0:10 INC=0.1 bash scripts/ci/xboard_match.sh
 #
 # Environment (defaults in brackets):
 #   JANGGUN   engine A, first engine, White in game 1 [target/release/janggun]
@@ -21,7 +21,7 @@
 #             misjudges the first engine's pieces) is a warning, not a failure;
 #             the debug log settles which move it was either way [0]
 # Installs xboard, xvfb, x11-apps and imagemagick with apt-get if missing.
-# Exit status 0 only if XBoard finished every game and scripts/xboard_replay.py
+# Exit status 0 only if XBoard finished every game and scripts/ci/xboard_replay.py
 # agrees with every move and result.
 set -euo pipefail
 

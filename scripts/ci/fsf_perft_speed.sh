@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measure Fairy-Stockfish perft speed for Janggi from the start position.
-# Usage: scripts/fsf_perft_speed.sh [DEPTH ...]      (default: 5 6)
+# Usage: scripts/ci/fsf_perft_speed.sh [DEPTH ...]      (default: 5 6)
 #   FSF=/path/to/fairy-stockfish  (default /usr/games/fairy-stockfish; Debian package "fairy-stockfish")
 #   VARIANT=janggi                (any UCI_Variant value)
 #   FEN="..."                     (default: startpos)

@@ -4,15 +4,15 @@
 # them. The tuner starts from the weights in use and keeps the table with the
 # lowest error on the held-out tenth of the games; its output replaces
 # tuned.rs. The table in use came from a binary built at d113776 (hand-set
-# weights): `scripts/tune.sh <that binary>` gives it again, entry for entry.
+# weights): `scripts/lab/tune.sh <that binary>` gives it again, entry for entry.
 # With a later binary the tuner starts from the tuned table (a next round).
 # Then check the new table in a match against the old binary, e.g.
 #
 #   janggun match --engine name=new cmd=NEW --engine name=old cmd=OLD \
 #       --games 400 --nodes 6000 --random-plies 8 --concurrency 2
 #
-#   scripts/tune.sh [BINARY]                 # default target/release/janggun
-#   GAMES=500 NODES=6000 scripts/tune.sh     # per seed; the run used 2200
+#   scripts/lab/tune.sh [BINARY]                 # default target/release/janggun
+#   GAMES=500 NODES=6000 scripts/lab/tune.sh     # per seed; the run used 2200
 set -eu
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-2200}

@@ -13,124 +13,35 @@ parses the `<move>: <count>` lines up to `Nodes searched: N`, and compares the m
 positions test move generation only (passes included; a FEN is never "after a pass").
 
 Usage:
-  scripts/crosscheck_fsf_perft.py [--engine target/release/janggun]
+  scripts/ci/crosscheck_fsf_perft.py [--engine target/release/janggun]
         [--fsf /usr/games/fairy-stockfish] [--positions 200] [--seed S] [--depth 1]
-  scripts/crosscheck_fsf_perft.py --engine /usr/games/fairy-stockfish     (self-test)
-  scripts/crosscheck_fsf_perft.py --engine pyffish     (FSF binary vs pyffish legal_moves)
+  scripts/ci/crosscheck_fsf_perft.py --engine /usr/games/fairy-stockfish     (self-test)
+  scripts/ci/crosscheck_fsf_perft.py --engine pyffish     (FSF binary vs pyffish legal_moves)
 Ends with "N passed, M failed" (positions); exit 1 on mismatches, 2 if an engine fails.
 """
 
 import argparse
-import os
-import queue
 import random
 import re
-import subprocess
 import sys
-import threading
 import time
 
-CHO_BACK = ["RNBA1ABNR", "RBNA1ANBR", "RBNA1ABNR", "RNBA1ANBR"]
-HAN_BACK = ["rnba1abnr", "rbna1anbr", "rnba1anbr", "rbna1abnr"]
-MID = "/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/"
-START_FENS = [f"{h}{MID}{c} w - - 0 1" for h in HAN_BACK for c in CHO_BACK]
-FILE_IDX = {f: i for i, f in enumerate("abcdefghi")}
-MOVE_RE = re.compile(r"^([a-i])(10|[1-9])([a-i])(10|[1-9])$")
+from janggi_common import (START_FENS, EngineError, UciEngine, board_of, generals_facing,
+                           is_pass, squares)
+
 PERFT_LINE = re.compile(r"^([a-i](?:10|[1-9])[a-i](?:10|[1-9])):\s*(\d+)\s*$")
 
 
-class EngineError(Exception):
-    pass
-
-
-class UciEngine:
-    def __init__(self, name, cmd, variant, timeout):
-        self.name, self.timeout = name, timeout
-        try:
-            self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True, bufsize=1,
-                                      start_new_session=True)
-        except OSError as e:
-            raise EngineError(f"{name}: cannot start {cmd[0]!r}: {e}")
-        self.q = queue.Queue()
-        self.tail = []
-        threading.Thread(target=self._reader, daemon=True).start()
-        try:
-            self.send("uci")
-            self.wait_for("uciok", min(timeout, 30))
-            self.send(f"setoption name UCI_Variant value {variant}")
-            self.send("isready")
-            self.wait_for("readyok", min(timeout, 30))
-        except EngineError:
-            self.kill()
-            raise
-
-    def kill(self):
-        """End the engine and anything it started (its own process group)."""
-        try:
-            os.killpg(self.p.pid, 9)
-        except OSError:
-            pass
-        try:
-            self.p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-
-    def _reader(self):
-        for line in self.p.stdout:
-            self.q.put(line.rstrip("\r\n"))
-        self.q.put(None)
-
-    def send(self, s):
-        try:
-            self.p.stdin.write(s + "\n")
-            self.p.stdin.flush()
-        except (BrokenPipeError, OSError):
-            self._died()
-
-    def _died(self):
-        try:  # collect what it printed before dying
-            while True:
-                line = self.q.get(timeout=1)
-                if line is None:
-                    break
-                self.tail = (self.tail + [line])[-20:]
-        except queue.Empty:
-            pass
-        try:
-            rc = self.p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            rc = None
-        raise EngineError(f"{self.name} died (exit status {rc}); last output:\n    "
-                          + "\n    ".join(self.tail[-8:]))
-
-    def readline(self, timeout):
-        try:
-            line = self.q.get(timeout=timeout)
-        except queue.Empty:
-            raise EngineError(f"{self.name}: no answer within {timeout:.0f}s; last output:\n    "
-                              + "\n    ".join(self.tail[-8:]))
-        if line is None:
-            self.q.put(None)
-            self._died()
-        self.tail = (self.tail + [line])[-20:]
-        return line
-
-    def wait_for(self, prefix, timeout):
-        end = time.time() + timeout
-        while True:
-            line = self.readline(max(0.01, end - time.time()))
-            if line.startswith(prefix):
-                return line
+class PerftEngine(UciEngine):
+    """A UCI engine asked for `go perft`."""
 
     def perft(self, fen, depth):
-        """{move: count}, total; also flags 'info string error' answers."""
-        self.send(f"position fen {fen}")
-        self.send(f"go perft {depth}")
+        """{move: count}, total, and any 'error' lines."""
+        self.send(f"position fen {fen}", f"go perft {depth}")
         moves, errors = {}, []
         end = time.time() + self.timeout
         while True:
-            line = self.readline(max(0.01, end - time.time()))
+            line = self.readline(end - time.time())
             m = PERFT_LINE.match(line)
             if m:
                 moves[m.group(1)] = int(m.group(2))
@@ -141,15 +52,8 @@ class UciEngine:
                 errors.append(line)
         # FSF runs perft on its search thread: sync before the next command.
         self.send("isready")
-        self.wait_for("readyok", self.timeout)
+        self.wait_for("readyok")
         return moves, total, errors
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.kill()
 
 
 class PyffishEngine:
@@ -169,39 +73,11 @@ class PyffishEngine:
         pass
 
 
-def board_of(fen):
-    """{(file index, rank): piece} from a FEN."""
-    sq = {}
-    for i, row in enumerate(fen.split()[0].split("/")):
-        f = 0
-        for ch in re.findall(r"\d+|.", row):
-            if ch.isdigit():
-                f += int(ch)
-            else:
-                sq[(f, 10 - i)] = ch
-                f += 1
-    return sq
-
-
-def squares(move):
-    m = MOVE_RE.match(move)
-    return (FILE_IDX[m.group(1)], int(m.group(2))), (FILE_IDX[m.group(3)], int(m.group(4)))
-
-
-def generals_facing(sq):
-    ks = [s for s, p in sq.items() if p in "kK"]
-    if len(ks) != 2 or ks[0][0] != ks[1][0]:
-        return False
-    lo, hi = sorted(k[1] for k in ks)
-    return all((ks[0][0], r) not in sq for r in range(lo + 1, hi))
-
-
 def collect_positions(n, seed, variant):
     """n distinct positions sampled from seeded random pyffish games (several per game)."""
     import pyffish as sf
     rng = random.Random(seed)
     out, seen = [], set()
-    is_pass = lambda m: m[: len(m) // 2] == m[len(m) // 2:]
 
     def take(root, since):
         pos = sf.get_fen(variant, root, since)
@@ -258,12 +134,12 @@ def main():
     positions = collect_positions(a.positions, a.seed, a.variant)
     engines = []
     try:
-        ref = UciEngine("fsf", [a.fsf], a.variant, a.timeout)
+        ref = PerftEngine([a.fsf], "fsf", a.variant, a.timeout)
         engines.append(ref)
         if a.engine == "pyffish":
             test = PyffishEngine(a.variant)
         else:
-            test = UciEngine("engine", [a.engine], a.variant, a.timeout)
+            test = PerftEngine([a.engine], "engine", a.variant, a.timeout)
         engines.append(test)
         passed = failed = 0
         for i, fen in enumerate(positions):
