@@ -5,5 +5,9 @@ pub mod board;
 pub mod nnue;
 pub mod protocol;
 pub mod search;
-pub mod text;
 pub mod tools;
+pub mod util;
+
+// The protocol layer quotes outside text as `crate::text`; the name stays
+// until that layer moves to `crate::util::text`.
+pub use util::text;

@@ -194,7 +194,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", janggun::text::escape(&e));
+            eprintln!("error: {}", janggun::util::text::escape(&e));
             ExitCode::FAILURE
         }
     }

@@ -71,7 +71,7 @@ impl Position {
                             return err(format!(
                                 "rank {} has an empty run '{}'; runs are 1 to 9",
                                 rank + 1,
-                                crate::text::clip(&run)
+                                crate::util::text::clip(&run)
                             ))
                         }
                     };
@@ -84,7 +84,7 @@ impl Position {
                 } else {
                     return err(format!(
                         "unknown piece letter '{}' in rank {}",
-                        crate::text::escape(&c.to_string()),
+                        crate::util::text::escape(&c.to_string()),
                         rank + 1
                     ));
                 }

@@ -6,10 +6,8 @@ pub mod accumulator;
 pub mod cli;
 pub mod embedded;
 pub mod features;
-pub mod hash;
 pub mod net;
 pub mod record;
-pub mod rng;
 pub mod simd;
 pub mod train;
 

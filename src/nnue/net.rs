@@ -17,7 +17,7 @@
 //! `cp = out * scale / (QA * QB)` (integer division toward zero).
 
 use super::features::INPUTS;
-use super::hash::fnv1a64;
+use crate::util::hash::fnv1a64;
 
 pub const MAGIC: &[u8; 8] = b"JANGNNUE";
 pub const VERSION: u32 = 1;
@@ -183,11 +183,8 @@ mod tests {
     use super::*;
 
     pub(crate) fn tiny(hidden: usize) -> Network {
-        let mut x = 1u32;
-        let mut next = move || {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            ((x >> 16) % 61) as i16 - 30
-        };
+        let mut rng = crate::util::rng::Rng::new(1);
+        let mut next = move || rng.below(61) as i16 - 30;
         let n = Network {
             hidden,
             qa: 255,

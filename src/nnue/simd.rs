@@ -138,13 +138,8 @@ mod tests {
 
     #[test]
     fn avx2_equals_scalar() {
-        let mut x = 7u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as i16
-        };
+        let mut rng = crate::util::rng::Rng::new(7);
+        let mut next = move || rng.next_u64() as i16;
         for n in [16usize, 32, 256] {
             let src: Vec<i16> = (0..n).map(|_| next()).collect();
             let rows: Vec<Vec<i16>> = (0..4).map(|_| (0..n).map(|_| next()).collect()).collect();

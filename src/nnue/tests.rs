@@ -8,7 +8,7 @@ use crate::board::notation::setup_fen;
 use crate::board::{
     legal_moves, Color, MoveList, Piece, PieceKind, Position, RuleSet, Setup, Square,
 };
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 
 fn fresh(net: &Network, pos: &Position) -> Vec<i16> {
     let mut a = Accumulators::new(net, 1);

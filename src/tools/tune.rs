@@ -48,7 +48,7 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
                     format!(
                         "{path}:{}: bad result '{}' (expected a number from 0 to 1)",
                         ln + 1,
-                        crate::text::clip(parts[1])
+                        crate::util::text::clip(parts[1])
                     )
                 })?;
             let mut pos = Position::from_fen(parts[0], RuleSet::Janggi)

@@ -11,7 +11,7 @@ pub mod model;
 pub mod optim;
 
 use crate::nnue::record::{read_file, Sample};
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 use checkpoint::Checkpoint;
 use data::{decode_all, fit_scale, gradient, input, mean_loss, CHUNKS};
 use model::{Input, Model};

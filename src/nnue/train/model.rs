@@ -6,7 +6,7 @@
 
 use crate::nnue::features::INPUTS;
 use crate::nnue::net::Network;
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 
 /// Quantisation scales of exported nets.
 pub const QA: i32 = 255;
