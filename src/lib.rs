@@ -6,6 +6,7 @@ pub mod nnue;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod train;
 pub mod util;
 
 // The protocol layer quotes outside text as `crate::text`; the name stays

@@ -74,9 +74,9 @@ enum Command {
         freeze_pst: bool,
     },
     /// Self-play training data for the NNUE (see `janggun datagen --help`).
-    Datagen(janggun::nnue::cli::DatagenArgs),
+    Datagen(janggun::train::cli::DatagenArgs),
     /// Train an NNUE on datagen files (see `janggun train --help`).
-    Train(janggun::nnue::cli::TrainArgs),
+    Train(janggun::train::cli::TrainArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -183,8 +183,8 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
-        Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
-        Some(Command::Train(args)) => janggun::nnue::cli::train(args),
+        Some(Command::Datagen(args)) => janggun::train::cli::datagen(args),
+        Some(Command::Train(args)) => janggun::train::cli::train(args),
         Some(Command::Match { args }) => janggun::arena::main(&args),
         None => {
             janggun::protocol::run();

@@ -1,13 +1,13 @@
 //! `janggun datagen`: self-play games at a fixed node count a move, each
 //! quiet position kept with its search score and the game's result as a
-//! training record (`crate::nnue::record`). One game per thread; the games
+//! training record (`crate::train::record`). One game per thread; the games
 //! are numbered and each one's openings come from (seed, number) alone, so
 //! one thread always writes the same file for the same seed.
 
+use super::record::{RecordWriter, Sample, RECORD_SIZE};
 use crate::board::notation::setup_fen;
 use crate::board::rules::game_end;
 use crate::board::{legal_moves, MoveList, Outcome, Position, RuleSet, Setup};
-use crate::nnue::record::{Sample, Writer, RECORD_SIZE};
 use crate::search::score::WIN_BOUND;
 use crate::search::{Control, Engine, Limits, Score, Settings};
 use crate::util::rng::Rng;
@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 const MAX_GAME_PLIES: usize = 600;
 
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct DatagenConfig {
     pub threads: usize,
     pub nodes: u64,
     pub random_plies: usize,
@@ -61,7 +61,7 @@ fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
 
 /// Plays game number `index`; returns its kept records (empty when the game
 /// ended in the random plies or ran too long).
-fn play(engine: &mut Engine, opts: &Options, openings: &[String], index: u64) -> Game {
+fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u64) -> Game {
     let mut rng = Rng::stream(opts.seed, index);
     let fen = if openings.is_empty() {
         let g = index as usize;
@@ -141,7 +141,7 @@ fn fmt_secs(s: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
-pub fn run(opts: &Options) -> Result<(), String> {
+pub fn run(opts: &DatagenConfig) -> Result<(), String> {
     if opts.threads == 0 || opts.threads > 256 {
         return Err(format!("--threads must be 1..256, got {}", opts.threads));
     }
@@ -152,7 +152,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let mut writer = Writer::append(&opts.out)?;
+    let mut writer = RecordWriter::append(&opts.out)?;
     let start_count = writer.count();
     let next_game = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -231,7 +231,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
     Ok(())
 }
 
-fn progress(opts: &Options, start: Instant, games: u64, positions: u64) {
+fn progress(opts: &DatagenConfig, start: Instant, games: u64, positions: u64) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let pps = positions as f64 / secs;
     let gps = games as f64 / secs;

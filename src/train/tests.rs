@@ -1,5 +1,9 @@
-use super::*;
+use super::data::input;
+use super::model::{self, Input, Model};
+use super::record::Sample;
+use super::trainer::{fit, quantisation_error, TrainConfig};
 use crate::board::{Color, Piece, PieceKind, Square};
+use crate::util::rng::Rng;
 use model::{sigmoid, Scratch};
 
 /// Random positions: both generals in their palaces plus up to 14 other
@@ -150,7 +154,7 @@ fn features_len(h: usize) -> usize {
 fn training_recovers_a_linear_function_and_quantises_faithfully() {
     let train = synthetic(12000, 1);
     let val = synthetic(1000, 2);
-    let opts = Options {
+    let opts = TrainConfig {
         hidden: 16,
         epochs: 12,
         batch: 256,
@@ -200,7 +204,7 @@ fn training_is_deterministic_and_resumes_exactly() {
     let val = synthetic(200, 8);
     let dir = std::env::temp_dir().join(format!("janggun-ckpt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut opts = Options {
+    let mut opts = TrainConfig {
         hidden: 16,
         epochs: 3,
         batch: 128,

@@ -5,23 +5,18 @@
 //! losses and the speed, and writes a checkpoint; the end exports the
 //! quantised net as `nn-<hash>.jnn`.
 
-pub mod checkpoint;
-pub mod data;
-pub mod model;
-pub mod optim;
-
-use crate::nnue::record::{read_file, Sample};
+use super::checkpoint::{self, Checkpoint};
+use super::data::{decode_all, fit_scale, gradient, input, mean_loss, CHUNKS};
+use super::model::{self, Input, Model};
+use super::optim::{cosine, AdamW};
+use super::record::{read_file, Sample};
 use crate::util::rng::Rng;
-use checkpoint::Checkpoint;
-use data::{decode_all, fit_scale, gradient, input, mean_loss, CHUNKS};
-use model::{Input, Model};
-use optim::{cosine, AdamW};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct TrainConfig {
     pub hidden: usize,
     pub epochs: u32,
     pub batch: usize,
@@ -52,7 +47,7 @@ pub struct EpochReport {
 pub fn fit(
     train: &[Sample],
     val: &[Sample],
-    opts: &Options,
+    opts: &TrainConfig,
     report: &mut dyn FnMut(&EpochReport),
 ) -> Result<(Model, f32), String> {
     if train.is_empty() {
@@ -208,6 +203,3 @@ pub fn quantisation_error(model: &Model, scale: f32, samples: &[Sample]) -> (f64
     }
     (sum / samples.len().max(1) as f64, worst)
 }
-
-#[cfg(test)]
-mod tests;

@@ -194,16 +194,16 @@ pub fn read_file(path: &Path) -> Result<Vec<[u8; RECORD_SIZE]>, String> {
 }
 
 /// Appends records to a data file, keeping it valid after every record.
-pub struct Writer {
+pub struct RecordWriter {
     file: File,
     count: u64,
     name: String,
 }
 
-impl Writer {
+impl RecordWriter {
     /// Opens `path` for appending: a new file gets a header; an existing
     /// one must have a valid header, and a partial last record is cut off.
-    pub fn append(path: &Path) -> Result<Writer, String> {
+    pub fn append(path: &Path) -> Result<RecordWriter, String> {
         let name = path.display().to_string();
         let err = |e: std::io::Error| format!("{name}: {e}");
         let mut file = OpenOptions::new()
@@ -228,7 +228,7 @@ impl Writer {
             whole
         };
         file.seek(SeekFrom::End(0)).map_err(err)?;
-        Ok(Writer { file, count, name })
+        Ok(RecordWriter { file, count, name })
     }
 
     pub fn write(&mut self, r: &[u8; RECORD_SIZE]) -> Result<(), String> {
@@ -266,7 +266,7 @@ pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
     for i in inputs {
         all.push(read_file(Path::new(i))?);
     }
-    let mut w = Writer::append(out)?;
+    let mut w = RecordWriter::append(out)?;
     for recs in &all {
         for r in recs {
             w.write(r)?;

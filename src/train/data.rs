@@ -3,8 +3,8 @@
 //! blends the search score with the game's result.
 
 use super::model::{sigmoid, Input, Model, Scratch};
+use super::record::{Sample, RECORD_SIZE};
 use crate::nnue::features::active;
-use crate::nnue::record::{Sample, RECORD_SIZE};
 use rayon::prelude::*;
 
 /// Gradients of a batch are summed in this many fixed slices, then added
