@@ -6,6 +6,7 @@
 pub mod accumulator;
 pub mod embedded;
 pub mod features;
+pub mod layout;
 pub mod net;
 pub mod simd;
 

@@ -47,9 +47,7 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
         return Err(format!("{name}: checkpoint version {}", u32_at(8)));
     }
     let hidden = u32_at(12) as usize;
-    if hidden == 0 || hidden > crate::nnue::net::MAX_HIDDEN {
-        return Err(format!("{name}: hidden size {hidden}"));
-    }
+    crate::nnue::layout::check_hidden(hidden).map_err(|e| format!("{name}: {e}"))?;
     let n = Model::len_for(hidden);
     if b.len() != HEAD + 12 * n {
         return Err(format!(

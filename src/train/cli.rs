@@ -168,11 +168,11 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             r.epoch, r.train_loss, r.val_loss, r.lr, r.positions_per_s
         );
     })?;
-    let net = model.quantise(scale);
+    let net = model.quantise(scale)?;
     let path = args.out_dir.join(net.name());
     std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     let probe = &val_set[..val_set.len().min(5000)];
-    let (mean, worst) = trainer::quantisation_error(&model, scale, probe);
+    let (mean, worst) = trainer::quantisation_error(&model, scale, probe)?;
     eprintln!(
         "scale {scale:.1} cp; quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst} cp; {:.1} s",
         probe.len(),

@@ -86,7 +86,7 @@ fn gradients_match_finite_differences() {
     // Larger output weights than at initialisation make every gradient
     // visible at f32 precision.
     let h = m.hidden;
-    let oa = features_len(h);
+    let oa = m.out_at();
     for (i, p) in m.params[oa..].iter_mut().enumerate() {
         *p = ((i * 37 % 11) as f32 - 5.0) * 0.3;
     }
@@ -146,10 +146,6 @@ fn regions(m: &Model, xs: &[Input]) -> Vec<u8> {
     out
 }
 
-fn features_len(h: usize) -> usize {
-    crate::nnue::features::INPUTS * h + h
-}
-
 #[test]
 fn training_recovers_a_linear_function_and_quantises_faithfully() {
     let train = synthetic(12000, 1);
@@ -191,7 +187,7 @@ fn training_recovers_a_linear_function_and_quantises_faithfully() {
     assert!(err < 15.0, "mean error {err} cp");
     // Quantised against float on the held-out positions: within 2 cp on
     // average and 8 cp at worst.
-    let (mean_q, worst_q) = quantisation_error(&m, scale, &val);
+    let (mean_q, worst_q) = quantisation_error(&m, scale, &val).unwrap();
     assert!(
         mean_q < 2.0 && worst_q <= 8,
         "mean {mean_q}, worst {worst_q}"

@@ -53,15 +53,7 @@ pub fn fit(
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    if opts.hidden == 0
-        || !opts.hidden.is_multiple_of(16)
-        || opts.hidden > crate::nnue::net::MAX_HIDDEN
-    {
-        return Err(format!(
-            "--hidden {} must be a multiple of 16 up to 2048",
-            opts.hidden
-        ));
-    }
+    crate::nnue::layout::check_hidden(opts.hidden).map_err(|e| format!("--hidden: {e}"))?;
     if opts.batch == 0 || !(0.0..=1.0).contains(&opts.wdl) {
         return Err("--batch must be positive and --wdl in 0..1".into());
     }
@@ -186,8 +178,12 @@ pub fn load_samples(files: &[PathBuf]) -> Result<Vec<Sample>, String> {
 }
 
 /// Mean and largest |quantised - float| in centipawns over `samples`.
-pub fn quantisation_error(model: &Model, scale: f32, samples: &[Sample]) -> (f64, i32) {
-    let net = model.quantise(scale);
+pub fn quantisation_error(
+    model: &Model,
+    scale: f32,
+    samples: &[Sample],
+) -> Result<(f64, i32), String> {
+    let net = model.quantise(scale)?;
     let mut s = model::Scratch::new(model.hidden);
     let (mut sum, mut worst) = (0.0, 0);
     for smp in samples {
@@ -201,5 +197,5 @@ pub fn quantisation_error(model: &Model, scale: f32, samples: &[Sample]) -> (f64
         sum += d;
         worst = worst.max(d.ceil() as i32);
     }
-    (sum / samples.len().max(1) as f64, worst)
+    Ok((sum / samples.len().max(1) as f64, worst))
 }
