@@ -1,23 +1,21 @@
-//! `janggun datagen`: self-play games at a fixed node count a move, each
-//! quiet position kept with its search score and the game's result as a
-//! training record (`crate::train::record`). One game per thread; the games
+//! `janggun datagen`: self-play games (`crate::tools::selfplay`'s loop) at
+//! a fixed node count a move, each quiet position kept with its search
+//! score and the game's result as a training record
+//! (`crate::train::record`); a game the rules did not end is dropped
+//! rather than given a guessed result. One game per thread; the games
 //! are numbered and each one's openings come from (seed, number) alone, so
 //! one thread always writes the same file for the same seed.
 
 use super::record::{RecordWriter, Sample, RECORD_SIZE};
-use crate::board::notation::setup_fen;
-use crate::board::rules::game_end;
-use crate::board::{legal_moves, MoveList, Outcome, Position, RuleSet, Setup};
+use crate::board::{Color, Outcome, Position, RuleSet};
 use crate::search::score::WIN_BOUND;
-use crate::search::{Control, Engine, Limits, Score, Settings};
+use crate::search::{Engine, Limits, Score, SearchResult, Settings};
+use crate::tools::selfplay::{self, setup_start, Stop};
 use crate::util::rng::Rng;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// Games longer than this are dropped (they would need a guess at the result).
-const MAX_GAME_PLIES: usize = 600;
 
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
@@ -60,66 +58,43 @@ fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
 }
 
 /// Plays game number `index`; returns its kept records (empty when the game
-/// ended in the random plies or ran too long).
+/// ended in the random plies or the rules did not end it).
 fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u64) -> Game {
     let mut rng = Rng::stream(opts.seed, index);
     let fen = if openings.is_empty() {
-        let g = index as usize;
-        setup_fen(Setup::ALL[(g / 4) % 4], Setup::ALL[g % 4])
+        setup_start(index)
     } else {
         openings[rng.below(openings.len())].clone()
     };
     let empty = Game {
         records: Vec::new(),
     };
-    let Ok(mut pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
+    let Ok(pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
         return empty;
     };
-    engine.clear();
-    let control = Control::new();
     let limits = Limits {
         soft_nodes: Some(opts.nodes),
         // A safety net for an iteration that explodes.
         nodes: Some(opts.nodes.saturating_mul(16)),
         ..Limits::default()
     };
-    let mut kept: Vec<(Sample, crate::board::Color)> = Vec::new();
-    let mut ply = 0;
-    let outcome = loop {
-        if let Some(end) = game_end(&pos) {
-            break end.outcome;
-        }
-        if ply >= MAX_GAME_PLIES {
-            return empty;
-        }
-        let m = if ply < opts.random_plies {
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            // No random passes: they end games early.
-            list.retain(|m| !m.is_pass());
-            if list.is_empty() {
-                return empty;
+    // Quiet positions with a score that is not a decided game, kept with
+    // the side to move; the result is filled in once the game is over.
+    let mut kept: Vec<(Sample, Color)> = Vec::new();
+    let mut keep = |pos: &Position, r: &SearchResult| {
+        let Some(m) = r.best else { return };
+        let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
+        if let Score::Cp(v) = r.score {
+            if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
+                kept.push((Sample::from_position(pos, v as i16, 1), pos.side_to_move()));
             }
-            list.as_slice()[rng.below(list.len())]
-        } else {
-            control.reset();
-            let r = engine.search(&pos, &limits, &control, &mut |_| {});
-            let Some(m) = r.best else {
-                return empty;
-            };
-            let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
-            if let Score::Cp(v) = r.score {
-                if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
-                    let s = Sample::from_position(&pos, v as i16, 1);
-                    kept.push((s, pos.side_to_move()));
-                }
-            }
-            m
-        };
-        pos.make(m);
-        ply += 1;
+        }
     };
-    if ply <= opts.random_plies {
+    let game = selfplay::play(engine, pos, opts.random_plies, &limits, &mut rng, &mut keep);
+    let Stop::Over(outcome) = game.stop else {
+        return empty;
+    };
+    if game.moves.len() <= opts.random_plies {
         return empty;
     }
     let records = kept
