@@ -222,11 +222,6 @@ impl Position {
         self.state().in_check
     }
 
-    #[inline]
-    pub fn last_move(&self) -> Option<Move> {
-        self.state().mv
-    }
-
     /// The move that led here was a pass.
     #[inline]
     pub fn last_was_pass(&self) -> bool {
@@ -445,13 +440,6 @@ impl Position {
                 self.put(c, to);
             }
         }
-    }
-
-    /// Forgets the history before the current position (keeps it as a new root).
-    pub fn clear_history(&mut self) {
-        let st = *self.state();
-        self.states.clear();
-        self.states.push(State { mv: None, ..st });
     }
 
     /// The same position with colours and board flipped (debug `flip`).

@@ -90,7 +90,7 @@ pub struct TrainArgs {
     /// Held-out data (default: every 20th block of 1024 records).
     #[arg(long)]
     pub val: Option<PathBuf>,
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = crate::nnue::layout::DEFAULT_HIDDEN)]
     pub hidden: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
@@ -126,9 +126,7 @@ pub struct TrainArgs {
 
 pub fn train(args: TrainArgs) -> Result<(), String> {
     if let Some(t) = args.threads {
-        if t == 0 || t > 256 {
-            return Err(format!("--threads must be 1..256, got {t}"));
-        }
+        crate::search::check_threads(t).map_err(|e| format!("--{e}"))?;
         rayon::ThreadPoolBuilder::new()
             .num_threads(t)
             .build_global()

@@ -117,9 +117,7 @@ fn fmt_secs(s: f64) -> String {
 }
 
 pub fn run(opts: &DatagenConfig) -> Result<(), String> {
-    if opts.threads == 0 || opts.threads > 256 {
-        return Err(format!("--threads must be 1..256, got {}", opts.threads));
-    }
+    crate::search::check_threads(opts.threads).map_err(|e| format!("--{e}"))?;
     if opts.nodes == 0 {
         return Err("--nodes must be at least 1".into());
     }

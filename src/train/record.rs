@@ -28,7 +28,9 @@
 //! Ctrl-C holds whole records plus at most one partial one, which is
 //! ignored.
 
-use crate::board::{Color, Piece, PieceKind, Position, RuleSet, Square};
+use crate::board::{
+    Color, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
+};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -39,6 +41,8 @@ pub const RECORD_SIZE: usize = 32;
 pub const HEADER_SIZE: usize = 32;
 /// Bytes 12..28 hold 32 four-bit piece codes.
 pub const MAX_PIECES: usize = 32;
+/// Bytes 0..12 hold the occupancy bits, more than the board's points.
+const OCCUPANCY_BITS: usize = 12 * 8;
 
 /// One training position, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,22 +93,26 @@ impl Sample {
     pub fn decode(r: &[u8; RECORD_SIZE]) -> Result<Sample, String> {
         let mut pieces = Vec::with_capacity(32);
         let mut n = 0;
-        for i in 0..96 {
+        for i in 0..OCCUPANCY_BITS {
             if r[i / 8] >> (i % 8) & 1 == 0 {
                 continue;
             }
-            if i >= 90 {
+            if i >= NUM_SQUARES {
                 return Err(format!("occupancy bit {i} is off the board"));
             }
             if n >= MAX_PIECES {
                 return Err("more than 32 pieces".into());
             }
             let code = (r[12 + n / 2] >> (4 * (n % 2))) & 15;
-            if code >= 14 {
+            if code as usize >= NUM_PIECES {
                 return Err(format!("piece code {code}"));
             }
-            let color = if code < 7 { Color::Cho } else { Color::Han };
-            let p = Piece::new(color, PieceKind::ALL[code as usize % 7]);
+            let color = if (code as usize) < NUM_KINDS {
+                Color::Cho
+            } else {
+                Color::Han
+            };
+            let p = Piece::new(color, PieceKind::ALL[code as usize % NUM_KINDS]);
             pieces.push((p, Square::new(i as u8)));
             n += 1;
         }

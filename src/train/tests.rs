@@ -2,7 +2,7 @@ use super::data::input;
 use super::model::{self, Input, Model};
 use super::record::Sample;
 use super::trainer::{fit, quantisation_error, TrainConfig};
-use crate::board::{Color, Piece, PieceKind, Square};
+use crate::board::{Color, Piece, PieceKind, Square, NUM_SQUARES};
 use crate::util::rng::Rng;
 use model::{sigmoid, Scratch};
 
@@ -14,16 +14,16 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
     let value = [0i32, 30, 30, 50, 130, 70, 20];
     (0..n)
         .map(|_| {
-            let mut used = [false; 90];
+            let mut used = [false; NUM_SQUARES];
             let mut pieces = Vec::new();
-            let mut place = |p: Piece, sq: usize, used: &mut [bool; 90]| {
+            let mut place = |p: Piece, sq: usize, used: &mut [bool; NUM_SQUARES]| {
                 used[sq] = true;
                 pieces.push((p, Square::new(sq as u8)));
             };
             place(Piece::new(Color::Cho, PieceKind::General), 4, &mut used);
             place(Piece::new(Color::Han, PieceKind::General), 85, &mut used);
             for _ in 0..rng.below(15) {
-                let sq = rng.below(90);
+                let sq = rng.below(NUM_SQUARES);
                 if used[sq] {
                     continue;
                 }
