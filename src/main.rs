@@ -8,7 +8,8 @@ use std::time::Instant;
 #[command(
     name = "janggun",
     version,
-    about = "Janggi engine (UCI/UCCI). With no subcommand, runs the protocol loop."
+    about = "Janggi (Korean chess) engine for UCI, UCCI and CECP (XBoard) GUIs, with an NNUE \
+             evaluation. With no subcommand, runs the protocol loop."
 )]
 struct Cli {
     #[command(subcommand)]
