@@ -7,7 +7,9 @@
 //! `cp = out * scale / (QA * QB)` (integer division toward zero).
 
 use super::layout::{self, Block, Header, HEADER_SIZE};
+use crate::util::file::open_regular;
 use crate::util::hash::fnv1a64;
+use std::io::Read;
 
 /// The net's evaluation is kept well inside the search's decided scores.
 pub const EVAL_LIMIT: i32 = 10_000;
@@ -137,10 +139,29 @@ impl Network {
         format!("nn-{:012x}.jnn", self.hash >> 16)
     }
 
-    /// Reads a net file from disk.
+    /// Reads a net file from disk: a regular file only, its header first,
+    /// then exactly the size the header implies (a file of another size is
+    /// refused before its body is read).
     pub fn load(path: &std::path::Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        let name = path.display();
+        let (mut file, len) = open_regular(path)?;
+        let mut head = [0u8; HEADER_SIZE];
+        file.read_exact(&mut head)
+            .map_err(|_| format!("{name}: net file too short ({len} bytes)"))?;
+        let want = Header::parse(&head)
+            .map_err(|e| format!("{name}: {e}"))?
+            .file_size();
+        if len != want as u64 {
+            return Err(format!(
+                "{name}: net file is {len} bytes, its header needs {want}"
+            ));
+        }
+        let mut bytes = Vec::with_capacity(want);
+        bytes.extend_from_slice(&head);
+        file.take((want - HEADER_SIZE) as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{name}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))
     }
 
     /// The feature row of feature `f`.

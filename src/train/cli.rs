@@ -125,27 +125,6 @@ pub struct TrainArgs {
 }
 
 pub fn train(args: TrainArgs) -> Result<(), String> {
-    if let Some(t) = args.threads {
-        crate::search::check_threads(t).map_err(|e| format!("--{e}"))?;
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .map_err(|e| e.to_string())?;
-    }
-    std::fs::create_dir_all(&args.out_dir)
-        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
-    let samples = trainer::load_samples(&args.data)?;
-    let val = match &args.val {
-        Some(v) => Some(trainer::load_samples(std::slice::from_ref(v))?),
-        None => None,
-    };
-    let (train_set, val_set) = trainer::split(samples, val);
-    eprintln!(
-        "train: {} training positions ({} with mirrors), {} held out",
-        train_set.len(),
-        train_set.len() * if args.no_mirror { 1 } else { 2 },
-        val_set.len()
-    );
     let opts = trainer::TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -159,6 +138,37 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
         checkpoint: Some(args.out_dir.clone()),
         resume: args.resume,
     };
+    // Settings and the checkpoint are refused before any data is read.
+    opts.validate()?;
+    if let Some(p) = &opts.resume {
+        super::checkpoint::load(p, opts.weight_decay)?;
+    }
+    if let Some(t) = args.threads {
+        crate::search::check_threads(t).map_err(|e| format!("--{e}"))?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
+    let data = trainer::load_samples(&args.data)?;
+    let mut skipped = data.skipped;
+    let val = match &args.val {
+        Some(v) => {
+            let d = trainer::load_samples(std::slice::from_ref(v))?;
+            skipped += d.skipped;
+            Some(d.samples)
+        }
+        None => None,
+    };
+    let (train_set, val_set) = trainer::split(data.samples, val);
+    eprintln!(
+        "train: {} training positions ({} with mirrors), {} held out, {skipped} records skipped",
+        train_set.len(),
+        train_set.len() * if args.no_mirror { 1 } else { 2 },
+        val_set.len()
+    );
     let start = std::time::Instant::now();
     let (model, scale) = trainer::fit(&train_set, &val_set, &opts, &mut |r| {
         eprintln!(
@@ -166,6 +176,8 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
             r.epoch, r.train_loss, r.val_loss, r.lr, r.positions_per_s
         );
     })?;
+    // Quantising checks the net as `EvalFile` would: what it refuses is
+    // never written.
     let net = model.quantise(scale)?;
     let path = args.out_dir.join(net.name());
     std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;

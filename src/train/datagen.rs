@@ -11,8 +11,10 @@ use crate::board::{Color, Outcome, Position, RuleSet};
 use crate::search::score::WIN_BOUND;
 use crate::search::{Engine, Limits, Score, SearchResult, Settings};
 use crate::tools::selfplay::{self, setup_start, Stop};
+use crate::util::file::{open_regular, read_line_capped};
 use crate::util::rng::Rng;
-use std::path::PathBuf;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -39,16 +41,40 @@ struct Game {
     records: Vec<[u8; RECORD_SIZE]>,
 }
 
-fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Longest line of an openings file, in bytes (a FEN is about 80).
+const MAX_OPENING_LINE: usize = 512;
+/// Most FENs an openings file may hold.
+const MAX_OPENINGS: usize = 1_000_000;
+
+fn read_openings(path: &Path) -> Result<Vec<String>, String> {
+    read_openings_capped(path, MAX_OPENING_LINE, MAX_OPENINGS)
+}
+
+/// The FENs of an openings file, read a line at a time: a regular file
+/// only, no line longer than `max_line` bytes, at most `max_count` FENs.
+fn read_openings_capped(
+    path: &Path,
+    max_line: usize,
+    max_count: usize,
+) -> Result<Vec<String>, String> {
+    let name = path.display();
+    let (file, _) = open_regular(path)?;
+    let mut reader = BufReader::new(file);
     let mut fens = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    let mut n = 0;
+    while let Some(line) =
+        read_line_capped(&mut reader, max_line, n + 1).map_err(|e| format!("{name}: {e}"))?
+    {
+        n += 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if fens.len() == max_count {
+            return Err(format!("{name}: more than {max_count} FENs"));
+        }
         Position::from_fen(line, RuleSet::Janggi)
-            .map_err(|e| format!("{}:{}: bad FEN: {e}", path.display(), n + 1))?;
+            .map_err(|e| format!("{name}:{n}: bad FEN: {e}"))?;
         fens.push(line.to_string());
     }
     if fens.is_empty() {
@@ -219,4 +245,24 @@ fn progress(opts: &DatagenConfig, start: Instant, games: u64, positions: u64) {
         gps,
         fmt_secs(secs)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_capped_in_count_and_line_length() {
+        let dir = std::env::temp_dir().join(format!("janggun-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.txt");
+        let fen = crate::board::START_FEN;
+        std::fs::write(&path, format!("# a book\n{fen}\n\n{fen}\r\n{fen}")).unwrap();
+        assert_eq!(read_openings_capped(&path, 512, 3).unwrap().len(), 3);
+        let err = read_openings_capped(&path, 512, 2).unwrap_err();
+        assert!(err.contains("more than 2 FENs"), "{err}");
+        let err = read_openings_capped(&path, 40, 3).unwrap_err();
+        assert!(err.contains("line 2 is longer than 40 bytes"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

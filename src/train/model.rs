@@ -181,6 +181,10 @@ impl Model {
     /// is rounded on its own scale (`nnue::layout`) and clamped to what the
     /// file stores; the net is checked as the loader checks it.
     pub fn quantise(&self, scale: f32) -> Result<Network, String> {
+        super::trainer::check_scale(scale)?;
+        if let Some(i) = self.params.iter().position(|p| !p.is_finite()) {
+            return Err(format!("parameter {i} is not finite; no net written"));
+        }
         let head = Header {
             hidden: self.hidden,
             qa: QA,
