@@ -3,6 +3,8 @@
 //! data and checkpoints; a merge that names a file twice or fails part-way;
 //! training settings and records that make no sense. Each case runs the
 //! real binary with a time limit, and where memory matters, a memory limit.
+//! (FIFOs, devices, links and `ulimit` make these Unix tests.)
+#![cfg(unix)]
 
 use janggun::board::notation::setup_fen;
 use janggun::board::{Position, RuleSet, Setup};
