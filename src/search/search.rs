@@ -6,7 +6,8 @@
 //! under counting rule sets are won or lost by the count, not drawn.
 
 use super::eval::piece_value;
-use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
+use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
+use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
 use super::time::TimeManager;

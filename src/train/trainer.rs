@@ -5,23 +5,18 @@
 //! losses and the speed, and writes a checkpoint; the end exports the
 //! quantised net as `nn-<hash>.jnn`.
 
-pub mod checkpoint;
-pub mod data;
-pub mod model;
-pub mod optim;
-
-use crate::nnue::record::{read_file, Sample};
-use crate::nnue::rng::Rng;
-use checkpoint::Checkpoint;
-use data::{decode_all, fit_scale, gradient, input, mean_loss, CHUNKS};
-use model::{Input, Model};
-use optim::{cosine, AdamW};
+use super::checkpoint::{self, Checkpoint};
+use super::data::{decode_all, fit_scale, gradient, input, mean_loss, Decoded, CHUNKS};
+use super::model::{self, Input, Model};
+use super::optim::{cosine, AdamW};
+use super::record::{RecordReader, Sample};
+use crate::util::rng::Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
 
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct TrainConfig {
     pub hidden: usize,
     pub epochs: u32,
     pub batch: usize,
@@ -38,6 +33,56 @@ pub struct Options {
     pub resume: Option<PathBuf>,
 }
 
+/// Most epochs and largest batch a run may ask for.
+pub const MAX_EPOCHS: u32 = 100_000;
+pub const MAX_BATCH: usize = 1 << 20;
+
+/// A scale (centipawns per unit of the net's output) an exported net can
+/// carry: the loader's range, and finite.
+pub fn check_scale(scale: f32) -> Result<(), String> {
+    let max = crate::nnue::layout::MAX_SCALE as f32;
+    if !scale.is_finite() || !(1.0..=max).contains(&scale) {
+        return Err(format!("scale {scale} (must be 1 to {max})"));
+    }
+    Ok(())
+}
+
+/// `value` finite and in `lo..=hi`, or an error naming the setting.
+fn check_range(name: &str, value: f32, lo: f32, hi: f32, open_lo: bool) -> Result<(), String> {
+    let above_lo = if open_lo { value > lo } else { value >= lo };
+    if !value.is_finite() || !above_lo || value > hi {
+        let from = if open_lo { "above" } else { "from" };
+        return Err(format!("--{name} {value} (must be {from} {lo} up to {hi})"));
+    }
+    Ok(())
+}
+
+impl TrainConfig {
+    /// Every setting checked before any work, each error naming its
+    /// option: a NaN or an infinity would train a net of NaN, which
+    /// exports as zeros, and a scale out of the loader's range exports a
+    /// net `EvalFile` refuses.
+    pub fn validate(&self) -> Result<(), String> {
+        crate::nnue::layout::check_hidden(self.hidden).map_err(|e| format!("--hidden: {e}"))?;
+        if !(1..=MAX_EPOCHS).contains(&self.epochs) {
+            return Err(format!(
+                "--epochs {} (must be 1 to {MAX_EPOCHS})",
+                self.epochs
+            ));
+        }
+        if !(1..=MAX_BATCH).contains(&self.batch) {
+            return Err(format!("--batch {} (must be 1 to {MAX_BATCH})", self.batch));
+        }
+        check_range("lr", self.lr, 0.0, 1.0, true)?;
+        check_range("weight-decay", self.weight_decay, 0.0, 1.0, false)?;
+        check_range("wdl", self.wdl, 0.0, 1.0, false)?;
+        if let Some(s) = self.scale {
+            check_scale(s).map_err(|e| format!("--{e}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// What an epoch reports.
 pub struct EpochReport {
     pub epoch: u32,
@@ -52,24 +97,13 @@ pub struct EpochReport {
 pub fn fit(
     train: &[Sample],
     val: &[Sample],
-    opts: &Options,
+    opts: &TrainConfig,
     report: &mut dyn FnMut(&EpochReport),
 ) -> Result<(Model, f32), String> {
     if train.is_empty() {
         return Err("no training positions".into());
     }
-    if opts.hidden == 0
-        || !opts.hidden.is_multiple_of(16)
-        || opts.hidden > crate::nnue::net::MAX_HIDDEN
-    {
-        return Err(format!(
-            "--hidden {} must be a multiple of 16 up to 2048",
-            opts.hidden
-        ));
-    }
-    if opts.batch == 0 || !(0.0..=1.0).contains(&opts.wdl) {
-        return Err("--batch must be positive and --wdl in 0..1".into());
-    }
+    opts.validate()?;
     let (mut model, mut adam, first_epoch, scale) = match &opts.resume {
         Some(p) => {
             let c = checkpoint::load(p, opts.weight_decay)?;
@@ -123,9 +157,17 @@ pub fn fit(
             model.clip();
         }
         let secs = start.elapsed().as_secs_f64().max(1e-9);
+        let train_loss = loss_sum / n as f64;
+        // A diverged model is never checkpointed or exported.
+        if !train_loss.is_finite() || model.params.iter().any(|p| !p.is_finite()) {
+            return Err(format!(
+                "training diverged in epoch {} (loss {train_loss}); try a lower --lr",
+                epoch + 1
+            ));
+        }
         report(&EpochReport {
             epoch: epoch + 1,
-            train_loss: loss_sum / n as f64,
+            train_loss,
             val_loss: mean_loss(&model, &val_inputs),
             positions_per_s: n as f64 / secs,
             lr,
@@ -176,38 +218,60 @@ pub fn split(records: Vec<Sample>, val: Option<Vec<Sample>>) -> (Vec<Sample>, Ve
     }
 }
 
-/// Reads and decodes data files, saying how many records were bad.
-pub fn load_samples(files: &[PathBuf]) -> Result<Vec<Sample>, String> {
-    let mut all = Vec::new();
+/// Records decoded at once while loading.
+const LOAD_CHUNK: usize = 1 << 16;
+
+/// Reads and decodes data files a chunk at a time (each file's header
+/// checked first), saying for each how many records were skipped.
+pub fn load_samples(files: &[PathBuf]) -> Result<Decoded, String> {
+    let mut all = Decoded::default();
+    let mut chunk = Vec::with_capacity(LOAD_CHUNK);
     for f in files {
-        let recs = read_file(f)?;
-        let (samples, bad) = decode_all(&recs);
-        if bad > 0 {
-            eprintln!("{}: {bad} bad records skipped", f.display());
+        let mut file = Decoded::default();
+        let mut reader = RecordReader::open(f)?;
+        loop {
+            chunk.clear();
+            while chunk.len() < LOAD_CHUNK {
+                match reader.next_record()? {
+                    Some(r) => chunk.push(r),
+                    None => break,
+                }
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            decode_all(&chunk, &mut file);
         }
-        all.extend(samples);
+        if let Some(why) = &file.first_reason {
+            eprintln!(
+                "{}: {} records skipped, not legal positions (the first: {why})",
+                f.display(),
+                file.skipped
+            );
+        }
+        all.skipped += file.skipped;
+        all.first_reason = all.first_reason.or(file.first_reason);
+        all.samples.extend(file.samples);
     }
     Ok(all)
 }
 
 /// Mean and largest |quantised - float| in centipawns over `samples`.
-pub fn quantisation_error(model: &Model, scale: f32, samples: &[Sample]) -> (f64, i32) {
-    let net = model.quantise(scale);
+pub fn quantisation_error(
+    model: &Model,
+    scale: f32,
+    samples: &[Sample],
+) -> Result<(f64, i32), String> {
+    let net = model.quantise(scale)?;
     let mut s = model::Scratch::new(model.hidden);
     let (mut sum, mut worst) = (0.0, 0);
     for smp in samples {
         let x = input(smp, false, scale, 0.0);
         let f = (model.forward(&x, &mut s) * net.scale as f32) as f64;
-        let Ok(pos) = smp.to_position() else {
-            continue;
-        };
-        let q = net.evaluate(&pos) as f64;
+        let q = net.evaluate(&smp.placement()) as f64;
         let d = (q - f).abs();
         sum += d;
         worst = worst.max(d.ceil() as i32);
     }
-    (sum / samples.len().max(1) as f64, worst)
+    Ok((sum / samples.len().max(1) as f64, worst))
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,16 +1,13 @@
 //! The float network the trainer fits: the same shape as `nnue::Network`
 //! (feature transformer shared by both perspectives, clipped ReLU to
 //! `[0, 1]`, two output weight sets chosen by the side to move), with all
-//! parameters in one flat vector so that the optimiser and checkpoints see
-//! one array.
+//! parameters in one flat vector, the blocks of `nnue::layout` in their
+//! file order, so that the optimiser and checkpoints see one array.
 
-use crate::nnue::features::INPUTS;
+use crate::nnue::layout::{self, Block, Header, QA, QB};
 use crate::nnue::net::Network;
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 
-/// Quantisation scales of exported nets.
-pub const QA: i32 = 255;
-pub const QB: i32 = 64;
 /// Feature weights stay where `QA` times them fits an i16 sum of 33 rows.
 pub const FT_CLIP: f32 = 1.98;
 /// Output weights stay where `QB` times them is small.
@@ -56,19 +53,25 @@ pub fn sigmoid(x: f32) -> f32 {
 
 impl Model {
     pub fn len_for(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 4 * hidden + 2
+        layout::params(hidden)
     }
 
     fn ft_bias_at(&self) -> usize {
-        INPUTS * self.hidden
+        Block::FtBias.range(self.hidden).start
     }
 
-    fn out_at(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+    pub(crate) fn out_at(&self) -> usize {
+        Block::OutWeights.range(self.hidden).start
     }
 
     fn out_bias_at(&self) -> usize {
-        self.out_at() + 4 * self.hidden
+        Block::OutBias.range(self.hidden).start
+    }
+
+    /// The output weights for side to move `stm`, as indices into `params`.
+    fn out_row(&self, stm: usize) -> std::ops::Range<usize> {
+        let r = layout::out_row(stm, self.hidden);
+        self.out_at() + r.start..self.out_at() + r.end
     }
 
     /// Small random weights, fixed by `seed`.
@@ -101,7 +104,7 @@ impl Model {
         for (acc, feats) in [(&mut s.us, &x.us), (&mut s.them, &x.them)] {
             acc.copy_from_slice(bias);
             for &f in feats.iter() {
-                let row = &self.params[f as usize * h..(f as usize + 1) * h];
+                let row = &self.params[layout::feature_row(f as usize, h)];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
                 }
@@ -113,7 +116,7 @@ impl Model {
     pub fn forward(&self, x: &Input, s: &mut Scratch) -> f32 {
         self.accumulate(x, s);
         let h = self.hidden;
-        let w = &self.params[self.out_at() + x.stm * 2 * h..self.out_at() + (x.stm + 1) * 2 * h];
+        let w = &self.params[self.out_row(x.stm)];
         let mut y = self.params[self.out_bias_at() + x.stm];
         for i in 0..h {
             y += s.us[i].clamp(0.0, 1.0) * w[i] + s.them[i].clamp(0.0, 1.0) * w[h + i];
@@ -129,7 +132,7 @@ impl Model {
         let err = p - x.target;
         let g = 2.0 * err * p * (1.0 - p);
         let h = self.hidden;
-        let oa = self.out_at() + x.stm * 2 * h;
+        let oa = self.out_row(x.stm).start;
         grad[self.out_bias_at() + x.stm] += g;
         // The accumulators become their own gradients, in place.
         for i in 0..h {
@@ -153,7 +156,7 @@ impl Model {
         }
         for (d, feats) in [(&s.us, &x.us), (&s.them, &x.them)] {
             for &f in feats.iter() {
-                let row = &mut grad[f as usize * h..(f as usize + 1) * h];
+                let row = &mut grad[layout::feature_row(f as usize, h)];
                 for (r, v) in row.iter_mut().zip(d.iter()) {
                     *r += v;
                 }
@@ -174,23 +177,27 @@ impl Model {
         }
     }
 
-    /// The quantised network: centipawns = output * `scale`.
-    pub fn quantise(&self, scale: f32) -> Network {
-        let h = self.hidden;
-        let (fb, oa, ob) = (self.ft_bias_at(), self.out_at(), self.out_bias_at());
-        let q16 = |v: f32, q: i32| (v * q as f32).round().clamp(-32767.0, 32767.0) as i16;
-        let n = Network {
-            hidden: h,
+    /// The quantised network: centipawns = output * `scale`. Every block
+    /// is rounded on its own scale (`nnue::layout`) and clamped to what the
+    /// file stores; the net is checked as the loader checks it.
+    pub fn quantise(&self, scale: f32) -> Result<Network, String> {
+        super::trainer::check_scale(scale)?;
+        if let Some(i) = self.params.iter().position(|p| !p.is_finite()) {
+            return Err(format!("parameter {i} is not finite; no net written"));
+        }
+        let head = Header {
+            hidden: self.hidden,
             qa: QA,
             qb: QB,
             scale: scale.round().max(1.0) as i32,
-            ft_weights: self.params[..fb].iter().map(|&v| q16(v, QA)).collect(),
-            ft_bias: self.params[fb..oa].iter().map(|&v| q16(v, QA)).collect(),
-            out_weights: self.params[oa..ob].iter().map(|&v| q16(v, QB)).collect(),
-            out_bias: [0, 1].map(|i| (self.params[ob + i] * (QA * QB) as f32).round() as i32),
-            hash: 0,
         };
-        // Reading the bytes back sets the hash (and checks the format).
-        Network::from_bytes(&n.to_bytes()).unwrap_or(n)
+        let blocks = Block::ORDER.map(|b| {
+            let (q, lim) = (b.scale(QA, QB) as f32, b.limit() as f32);
+            self.params[b.range(self.hidden)]
+                .iter()
+                .map(|&v| (v * q).round().clamp(-lim, lim) as i32)
+                .collect()
+        });
+        Network::from_blocks(head, blocks)
     }
 }

@@ -1,5 +1,5 @@
-//! FNV-1a, 64 bits: the content hash in a net file's name, so that two
-//! different nets never share a name.
+//! FNV-1a, 64 bits: a content hash (a net file's name carries it, so that
+//! two different nets never share a name).
 
 pub fn fnv1a64(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xCBF2_9CE4_8422_2325;

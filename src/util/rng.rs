@@ -1,5 +1,6 @@
-//! A small seeded generator (SplitMix64) for data generation and training:
-//! the same seed gives the same games, shuffles and initial weights.
+//! The crate's one seeded random generator (SplitMix64), for self-play,
+//! data generation, training and match openings: the same seed gives the
+//! same games, shuffles, initial weights and opening picks.
 
 #[derive(Clone, Debug)]
 pub struct Rng(u64);

@@ -1,26 +1,26 @@
-//! `janggun datagen`: self-play games at a fixed node count a move, each
-//! quiet position kept with its search score and the game's result as a
-//! training record (`crate::nnue::record`). One game per thread; the games
+//! `janggun datagen`: self-play games (`crate::tools::selfplay`'s loop) at
+//! a fixed node count a move, each quiet position kept with its search
+//! score and the game's result as a training record
+//! (`crate::train::record`); a game the rules did not end is dropped
+//! rather than given a guessed result. One game per thread; the games
 //! are numbered and each one's openings come from (seed, number) alone, so
 //! one thread always writes the same file for the same seed.
 
-use crate::board::notation::setup_fen;
-use crate::board::rules::game_end;
-use crate::board::{legal_moves, MoveList, Outcome, Position, RuleSet, Setup};
-use crate::nnue::record::{Sample, Writer, RECORD_SIZE};
-use crate::nnue::rng::Rng;
+use super::record::{RecordWriter, Sample, RECORD_SIZE};
+use crate::board::{Color, Outcome, Position, RuleSet};
 use crate::search::score::WIN_BOUND;
-use crate::search::{Control, Engine, Limits, Score, Settings};
-use std::path::PathBuf;
+use crate::search::{Engine, Limits, Score, SearchResult, Settings};
+use crate::tools::selfplay::{self, setup_start, Stop};
+use crate::util::file::{open_regular, read_line_capped};
+use crate::util::rng::Rng;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Games longer than this are dropped (they would need a guess at the result).
-const MAX_GAME_PLIES: usize = 600;
-
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct DatagenConfig {
     pub threads: usize,
     pub nodes: u64,
     pub random_plies: usize,
@@ -41,16 +41,40 @@ struct Game {
     records: Vec<[u8; RECORD_SIZE]>,
 }
 
-fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// Longest line of an openings file, in bytes (a FEN is about 80).
+const MAX_OPENING_LINE: usize = 512;
+/// Most FENs an openings file may hold.
+const MAX_OPENINGS: usize = 1_000_000;
+
+fn read_openings(path: &Path) -> Result<Vec<String>, String> {
+    read_openings_capped(path, MAX_OPENING_LINE, MAX_OPENINGS)
+}
+
+/// The FENs of an openings file, read a line at a time: a regular file
+/// only, no line longer than `max_line` bytes, at most `max_count` FENs.
+fn read_openings_capped(
+    path: &Path,
+    max_line: usize,
+    max_count: usize,
+) -> Result<Vec<String>, String> {
+    let name = path.display();
+    let (file, _) = open_regular(path)?;
+    let mut reader = BufReader::new(file);
     let mut fens = Vec::new();
-    for (n, line) in text.lines().enumerate() {
+    let mut n = 0;
+    while let Some(line) =
+        read_line_capped(&mut reader, max_line, n + 1).map_err(|e| format!("{name}: {e}"))?
+    {
+        n += 1;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if fens.len() == max_count {
+            return Err(format!("{name}: more than {max_count} FENs"));
+        }
         Position::from_fen(line, RuleSet::Janggi)
-            .map_err(|e| format!("{}:{}: bad FEN: {e}", path.display(), n + 1))?;
+            .map_err(|e| format!("{name}:{n}: bad FEN: {e}"))?;
         fens.push(line.to_string());
     }
     if fens.is_empty() {
@@ -60,66 +84,43 @@ fn read_openings(path: &PathBuf) -> Result<Vec<String>, String> {
 }
 
 /// Plays game number `index`; returns its kept records (empty when the game
-/// ended in the random plies or ran too long).
-fn play(engine: &mut Engine, opts: &Options, openings: &[String], index: u64) -> Game {
+/// ended in the random plies or the rules did not end it).
+fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u64) -> Game {
     let mut rng = Rng::stream(opts.seed, index);
     let fen = if openings.is_empty() {
-        let g = index as usize;
-        setup_fen(Setup::ALL[(g / 4) % 4], Setup::ALL[g % 4])
+        setup_start(index)
     } else {
         openings[rng.below(openings.len())].clone()
     };
     let empty = Game {
         records: Vec::new(),
     };
-    let Ok(mut pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
+    let Ok(pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
         return empty;
     };
-    engine.clear();
-    let control = Control::new();
     let limits = Limits {
         soft_nodes: Some(opts.nodes),
         // A safety net for an iteration that explodes.
         nodes: Some(opts.nodes.saturating_mul(16)),
         ..Limits::default()
     };
-    let mut kept: Vec<(Sample, crate::board::Color)> = Vec::new();
-    let mut ply = 0;
-    let outcome = loop {
-        if let Some(end) = game_end(&pos) {
-            break end.outcome;
-        }
-        if ply >= MAX_GAME_PLIES {
-            return empty;
-        }
-        let m = if ply < opts.random_plies {
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            // No random passes: they end games early.
-            list.retain(|m| !m.is_pass());
-            if list.is_empty() {
-                return empty;
+    // Quiet positions with a score that is not a decided game, kept with
+    // the side to move; the result is filled in once the game is over.
+    let mut kept: Vec<(Sample, Color)> = Vec::new();
+    let mut keep = |pos: &Position, r: &SearchResult| {
+        let Some(m) = r.best else { return };
+        let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
+        if let Score::Cp(v) = r.score {
+            if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
+                kept.push((Sample::from_position(pos, v as i16, 1), pos.side_to_move()));
             }
-            list.as_slice()[rng.below(list.len())]
-        } else {
-            control.reset();
-            let r = engine.search(&pos, &limits, &control, &mut |_| {});
-            let Some(m) = r.best else {
-                return empty;
-            };
-            let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
-            if let Score::Cp(v) = r.score {
-                if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
-                    let s = Sample::from_position(&pos, v as i16, 1);
-                    kept.push((s, pos.side_to_move()));
-                }
-            }
-            m
-        };
-        pos.make(m);
-        ply += 1;
+        }
     };
-    if ply <= opts.random_plies {
+    let game = selfplay::play(engine, pos, opts.random_plies, &limits, &mut rng, &mut keep);
+    let Stop::Over(outcome) = game.stop else {
+        return empty;
+    };
+    if game.moves.len() <= opts.random_plies {
         return empty;
     }
     let records = kept
@@ -141,10 +142,8 @@ fn fmt_secs(s: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
-pub fn run(opts: &Options) -> Result<(), String> {
-    if opts.threads == 0 || opts.threads > 256 {
-        return Err(format!("--threads must be 1..256, got {}", opts.threads));
-    }
+pub fn run(opts: &DatagenConfig) -> Result<(), String> {
+    crate::search::check_threads(opts.threads).map_err(|e| format!("--{e}"))?;
     if opts.nodes == 0 {
         return Err("--nodes must be at least 1".into());
     }
@@ -152,7 +151,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let mut writer = Writer::append(&opts.out)?;
+    let mut writer = RecordWriter::append(&opts.out)?;
     let start_count = writer.count();
     let next_game = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -231,7 +230,7 @@ pub fn run(opts: &Options) -> Result<(), String> {
     Ok(())
 }
 
-fn progress(opts: &Options, start: Instant, games: u64, positions: u64) {
+fn progress(opts: &DatagenConfig, start: Instant, games: u64, positions: u64) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let pps = positions as f64 / secs;
     let gps = games as f64 / secs;
@@ -246,4 +245,24 @@ fn progress(opts: &Options, start: Instant, games: u64, positions: u64) {
         gps,
         fmt_secs(secs)
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_are_capped_in_count_and_line_length() {
+        let dir = std::env::temp_dir().join(format!("janggun-openings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("book.txt");
+        let fen = crate::board::START_FEN;
+        std::fs::write(&path, format!("# a book\n{fen}\n\n{fen}\r\n{fen}")).unwrap();
+        assert_eq!(read_openings_capped(&path, 512, 3).unwrap().len(), 3);
+        let err = read_openings_capped(&path, 512, 2).unwrap_err();
+        assert!(err.contains("more than 2 FENs"), "{err}");
+        let err = read_openings_capped(&path, 40, 3).unwrap_err();
+        assert!(err.contains("line 2 is longer than 40 bytes"), "{err}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

@@ -1,6 +1,7 @@
 //! Command lines of `janggun datagen` and `janggun train`, kept here so
 //! that `main.rs` only dispatches.
 
+use super::trainer;
 use crate::search::Settings;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -60,7 +61,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         return Ok(());
     }
     let out = args.out.ok_or("datagen needs --out FILE")?;
-    let opts = crate::tools::datagen::Options {
+    let opts = super::datagen::DatagenConfig {
         threads: args.threads,
         nodes: args.nodes,
         random_plies: args.random_plies,
@@ -71,14 +72,14 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         openings: args.openings,
         settings: Settings {
             nnue: match &args.nnue {
-                Some(p) => Some(std::sync::Arc::new(super::Network::load(p)?)),
+                Some(p) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
                 None => None,
             },
             ..Settings::default()
         },
         progress: Duration::from_secs(args.progress.max(1)),
     };
-    crate::tools::datagen::run(&opts)
+    super::datagen::run(&opts)
 }
 
 #[derive(Args, Debug)]
@@ -89,7 +90,7 @@ pub struct TrainArgs {
     /// Held-out data (default: every 20th block of 1024 records).
     #[arg(long)]
     pub val: Option<PathBuf>,
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = crate::nnue::layout::DEFAULT_HIDDEN)]
     pub hidden: usize,
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
@@ -124,31 +125,7 @@ pub struct TrainArgs {
 }
 
 pub fn train(args: TrainArgs) -> Result<(), String> {
-    use super::train;
-    if let Some(t) = args.threads {
-        if t == 0 || t > 256 {
-            return Err(format!("--threads must be 1..256, got {t}"));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(t)
-            .build_global()
-            .map_err(|e| e.to_string())?;
-    }
-    std::fs::create_dir_all(&args.out_dir)
-        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
-    let samples = train::load_samples(&args.data)?;
-    let val = match &args.val {
-        Some(v) => Some(train::load_samples(std::slice::from_ref(v))?),
-        None => None,
-    };
-    let (train_set, val_set) = train::split(samples, val);
-    eprintln!(
-        "train: {} training positions ({} with mirrors), {} held out",
-        train_set.len(),
-        train_set.len() * if args.no_mirror { 1 } else { 2 },
-        val_set.len()
-    );
-    let opts = train::Options {
+    let opts = trainer::TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
         batch: args.batch,
@@ -161,18 +138,51 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
         checkpoint: Some(args.out_dir.clone()),
         resume: args.resume,
     };
+    // Settings and the checkpoint are refused before any data is read.
+    opts.validate()?;
+    if let Some(p) = &opts.resume {
+        super::checkpoint::load(p, opts.weight_decay)?;
+    }
+    if let Some(t) = args.threads {
+        crate::search::check_threads(t).map_err(|e| format!("--{e}"))?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
+    let data = trainer::load_samples(&args.data)?;
+    let mut skipped = data.skipped;
+    let val = match &args.val {
+        Some(v) => {
+            let d = trainer::load_samples(std::slice::from_ref(v))?;
+            skipped += d.skipped;
+            Some(d.samples)
+        }
+        None => None,
+    };
+    let (train_set, val_set) = trainer::split(data.samples, val);
+    eprintln!(
+        "train: {} training positions ({} with mirrors), {} held out, {skipped} records skipped",
+        train_set.len(),
+        train_set.len() * if args.no_mirror { 1 } else { 2 },
+        val_set.len()
+    );
     let start = std::time::Instant::now();
-    let (model, scale) = train::fit(&train_set, &val_set, &opts, &mut |r| {
+    let (model, scale) = trainer::fit(&train_set, &val_set, &opts, &mut |r| {
         eprintln!(
             "epoch {:3}  train loss {:.6}  val loss {:.6}  lr {:.2e}  {:.0} positions/s",
             r.epoch, r.train_loss, r.val_loss, r.lr, r.positions_per_s
         );
     })?;
-    let net = model.quantise(scale);
+    // Quantising checks the net as `EvalFile` would: what it refuses is
+    // never written.
+    let net = model.quantise(scale)?;
     let path = args.out_dir.join(net.name());
     std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
     let probe = &val_set[..val_set.len().min(5000)];
-    let (mean, worst) = train::quantisation_error(&model, scale, probe);
+    let (mean, worst) = trainer::quantisation_error(&model, scale, probe)?;
     eprintln!(
         "scale {scale:.1} cp; quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst} cp; {:.1} s",
         probe.len(),

@@ -1,5 +1,9 @@
-use super::*;
-use crate::board::{Color, Piece, PieceKind, Square};
+use super::data::input;
+use super::model::{self, Input, Model};
+use super::record::Sample;
+use super::trainer::{fit, quantisation_error, TrainConfig};
+use crate::board::{Color, Piece, PieceKind, Square, NUM_SQUARES};
+use crate::util::rng::Rng;
 use model::{sigmoid, Scratch};
 
 /// Random positions: both generals in their palaces plus up to 14 other
@@ -10,16 +14,16 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
     let value = [0i32, 30, 30, 50, 130, 70, 20];
     (0..n)
         .map(|_| {
-            let mut used = [false; 90];
+            let mut used = [false; NUM_SQUARES];
             let mut pieces = Vec::new();
-            let mut place = |p: Piece, sq: usize, used: &mut [bool; 90]| {
+            let mut place = |p: Piece, sq: usize, used: &mut [bool; NUM_SQUARES]| {
                 used[sq] = true;
                 pieces.push((p, Square::new(sq as u8)));
             };
             place(Piece::new(Color::Cho, PieceKind::General), 4, &mut used);
             place(Piece::new(Color::Han, PieceKind::General), 85, &mut used);
             for _ in 0..rng.below(15) {
-                let sq = rng.below(90);
+                let sq = rng.below(NUM_SQUARES);
                 if used[sq] {
                     continue;
                 }
@@ -82,7 +86,7 @@ fn gradients_match_finite_differences() {
     // Larger output weights than at initialisation make every gradient
     // visible at f32 precision.
     let h = m.hidden;
-    let oa = features_len(h);
+    let oa = m.out_at();
     for (i, p) in m.params[oa..].iter_mut().enumerate() {
         *p = ((i * 37 % 11) as f32 - 5.0) * 0.3;
     }
@@ -142,15 +146,11 @@ fn regions(m: &Model, xs: &[Input]) -> Vec<u8> {
     out
 }
 
-fn features_len(h: usize) -> usize {
-    crate::nnue::features::INPUTS * h + h
-}
-
 #[test]
 fn training_recovers_a_linear_function_and_quantises_faithfully() {
     let train = synthetic(12000, 1);
     let val = synthetic(1000, 2);
-    let opts = Options {
+    let opts = TrainConfig {
         hidden: 16,
         epochs: 12,
         batch: 256,
@@ -187,7 +187,7 @@ fn training_recovers_a_linear_function_and_quantises_faithfully() {
     assert!(err < 15.0, "mean error {err} cp");
     // Quantised against float on the held-out positions: within 2 cp on
     // average and 8 cp at worst.
-    let (mean_q, worst_q) = quantisation_error(&m, scale, &val);
+    let (mean_q, worst_q) = quantisation_error(&m, scale, &val).unwrap();
     assert!(
         mean_q < 2.0 && worst_q <= 8,
         "mean {mean_q}, worst {worst_q}"
@@ -200,7 +200,7 @@ fn training_is_deterministic_and_resumes_exactly() {
     let val = synthetic(200, 8);
     let dir = std::env::temp_dir().join(format!("janggun-ckpt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let mut opts = Options {
+    let mut opts = TrainConfig {
         hidden: 16,
         epochs: 3,
         batch: 128,

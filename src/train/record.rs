@@ -28,9 +28,12 @@
 //! Ctrl-C holds whole records plus at most one partial one, which is
 //! ignored.
 
-use crate::board::{Color, Piece, PieceKind, Position, RuleSet, Square};
+use crate::board::{
+    Color, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
+};
+use crate::util::file::{file_id, open_regular, regular_or_missing, FileId};
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"JGNNDATA";
@@ -39,6 +42,8 @@ pub const RECORD_SIZE: usize = 32;
 pub const HEADER_SIZE: usize = 32;
 /// Bytes 12..28 hold 32 four-bit piece codes.
 pub const MAX_PIECES: usize = 32;
+/// Bytes 0..12 hold the occupancy bits, more than the board's points.
+const OCCUPANCY_BITS: usize = 12 * 8;
 
 /// One training position, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,22 +94,26 @@ impl Sample {
     pub fn decode(r: &[u8; RECORD_SIZE]) -> Result<Sample, String> {
         let mut pieces = Vec::with_capacity(32);
         let mut n = 0;
-        for i in 0..96 {
+        for i in 0..OCCUPANCY_BITS {
             if r[i / 8] >> (i % 8) & 1 == 0 {
                 continue;
             }
-            if i >= 90 {
+            if i >= NUM_SQUARES {
                 return Err(format!("occupancy bit {i} is off the board"));
             }
             if n >= MAX_PIECES {
                 return Err("more than 32 pieces".into());
             }
             let code = (r[12 + n / 2] >> (4 * (n % 2))) & 15;
-            if code >= 14 {
+            if code as usize >= NUM_PIECES {
                 return Err(format!("piece code {code}"));
             }
-            let color = if code < 7 { Color::Cho } else { Color::Han };
-            let p = Piece::new(color, PieceKind::ALL[code as usize % 7]);
+            let color = if (code as usize) < NUM_KINDS {
+                Color::Cho
+            } else {
+                Color::Han
+            };
+            let p = Piece::new(color, PieceKind::ALL[code as usize % NUM_KINDS]);
             pieces.push((p, Square::new(i as u8)));
             n += 1;
         }
@@ -124,20 +133,24 @@ impl Sample {
         })
     }
 
-    /// Builds the position (no history), or says why it cannot.
-    pub fn to_position(&self) -> Result<Position, String> {
+    /// The pieces on a board with the side to move and no history, no
+    /// rule checked: enough to evaluate, not to play.
+    pub fn placement(&self) -> Position {
         let mut pos = Position::empty(RuleSet::Janggi);
-        let mut generals = [0; 2];
         for &(p, sq) in &self.pieces {
             pos.put(p, sq);
-            if p.kind() == PieceKind::General {
-                generals[p.color().index()] += 1;
-            }
-        }
-        if generals != [1, 1] {
-            return Err("a record needs one general a side".into());
         }
         pos.finish_setup(self.stm, 0, 1);
+        pos
+    }
+
+    /// The position (no history), or why the record is not a legal one,
+    /// by the checks a FEN gets (`Position::validate`): one general a
+    /// side, generals and guards in their palaces, the side not to move
+    /// not in check.
+    pub fn to_position(&self) -> Result<Position, String> {
+        let pos = self.placement();
+        pos.validate().map_err(|e| e.to_string())?;
         Ok(pos)
     }
 }
@@ -175,37 +188,72 @@ pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
     Ok(u64::from_le_bytes(c))
 }
 
+/// A data file opened for reading: a regular file whose header has been
+/// checked, its whole records streamed in order.
+pub struct RecordReader {
+    file: BufReader<File>,
+    /// Whole records not yet read.
+    left: u64,
+    name: String,
+}
+
+impl RecordReader {
+    pub fn open(path: &Path) -> Result<RecordReader, String> {
+        let name = path.display().to_string();
+        let (file, len) = open_regular(path)?;
+        let mut file = BufReader::with_capacity(1 << 16, file);
+        let mut h = [0u8; HEADER_SIZE];
+        file.read_exact(&mut h)
+            .map_err(|_| format!("{name}: too short for a data header"))?;
+        check_header(&h, &name)?;
+        let left = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
+        Ok(RecordReader { file, left, name })
+    }
+
+    /// Whole records left to read.
+    pub fn remaining(&self) -> u64 {
+        self.left
+    }
+
+    /// The next record, `None` after the last whole one.
+    pub fn next_record(&mut self) -> Result<Option<[u8; RECORD_SIZE]>, String> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        let mut r = [0u8; RECORD_SIZE];
+        self.file
+            .read_exact(&mut r)
+            .map_err(|e| format!("{}: {e} (did the file shrink?)", self.name))?;
+        self.left -= 1;
+        Ok(Some(r))
+    }
+}
+
 /// Reads a whole data file: the records (whole ones only) as raw bytes.
 pub fn read_file(path: &Path) -> Result<Vec<[u8; RECORD_SIZE]>, String> {
-    let name = path.display().to_string();
-    let mut bytes = Vec::new();
-    File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut bytes))
-        .map_err(|e| format!("{name}: {e}"))?;
-    check_header(&bytes, &name)?;
-    Ok(bytes[HEADER_SIZE..]
-        .chunks_exact(RECORD_SIZE)
-        .map(|c| {
-            let mut r = [0u8; RECORD_SIZE];
-            r.copy_from_slice(c);
-            r
-        })
-        .collect())
+    let mut reader = RecordReader::open(path)?;
+    let mut out = Vec::with_capacity(reader.remaining() as usize);
+    while let Some(r) = reader.next_record()? {
+        out.push(r);
+    }
+    Ok(out)
 }
 
 /// Appends records to a data file, keeping it valid after every record.
-pub struct Writer {
+pub struct RecordWriter {
     file: File,
     count: u64,
     name: String,
 }
 
-impl Writer {
+impl RecordWriter {
     /// Opens `path` for appending: a new file gets a header; an existing
     /// one must have a valid header, and a partial last record is cut off.
-    pub fn append(path: &Path) -> Result<Writer, String> {
+    pub fn append(path: &Path) -> Result<RecordWriter, String> {
         let name = path.display().to_string();
         let err = |e: std::io::Error| format!("{name}: {e}");
+        // Appending to a FIFO or a device would block or vanish.
+        regular_or_missing(path)?;
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -228,7 +276,7 @@ impl Writer {
             whole
         };
         file.seek(SeekFrom::End(0)).map_err(err)?;
-        Ok(Writer { file, count, name })
+        Ok(RecordWriter { file, count, name })
     }
 
     pub fn write(&mut self, r: &[u8; RECORD_SIZE]) -> Result<(), String> {
@@ -239,8 +287,30 @@ impl Writer {
         Ok(())
     }
 
+    /// Appends whole records, `bytes.len()` a multiple of `RECORD_SIZE`.
+    pub fn write_records(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if !bytes.len().is_multiple_of(RECORD_SIZE) {
+            return Err(format!("{}: a partial record to write", self.name));
+        }
+        self.file
+            .write_all(bytes)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        self.count += (bytes.len() / RECORD_SIZE) as u64;
+        Ok(())
+    }
+
     pub fn count(&self) -> u64 {
         self.count
+    }
+
+    /// Rewrites the header's count and waits until the file is on disk;
+    /// returns the count.
+    pub fn finish(mut self) -> Result<u64, String> {
+        self.sync_count()?;
+        self.file
+            .sync_all()
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        Ok(self.count)
     }
 
     /// Rewrites the header's count and flushes to disk.
@@ -256,24 +326,93 @@ impl Writer {
 }
 
 /// `janggun datagen merge`: checks every input's header, then appends
-/// their whole records to `out` (created if missing).
+/// their whole records to `out` (created if missing). An input that is the
+/// output, or is named twice (by another path or a link), is refused: its
+/// records would be counted twice. The merged file is written beside `out`
+/// and renamed over it only once complete, so a merge that fails leaves
+/// `out` as it was.
 pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
     if inputs.is_empty() {
         return Err("merge: no input files".into());
     }
-    // Read everything first, so a bad input leaves `out` untouched.
-    let mut all = Vec::new();
-    for i in inputs {
-        all.push(read_file(Path::new(i))?);
+    regular_or_missing(out)?;
+    // Through a link, the file the link names is the one replaced.
+    let out_id = match file_id(out) {
+        Ok(id) => Some(id),
+        Err(_) if !out.exists() => None,
+        Err(e) => return Err(e),
+    };
+    let target = match out_id {
+        Some(_) => std::fs::canonicalize(out).map_err(|e| format!("{}: {e}", out.display()))?,
+        None => out.to_path_buf(),
+    };
+    // An empty output is a new file; any other must be data already.
+    if out_id.is_some() && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+        RecordReader::open(out)?;
     }
-    let mut w = Writer::append(out)?;
-    for recs in &all {
-        for r in recs {
-            w.write(r)?;
+    // Every header is checked before anything is written.
+    let mut seen: Vec<(FileId, &str)> = Vec::new();
+    for i in inputs {
+        RecordReader::open(Path::new(i))?;
+        let id = file_id(Path::new(i))?;
+        if out_id.as_ref() == Some(&id) {
+            return Err(format!("merge: {i} is the output file {}", out.display()));
+        }
+        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == id) {
+            return Err(format!("merge: {i} and {first} are the same file"));
+        }
+        seen.push((id, i));
+    }
+    let tmp = aside(&target);
+    let merged = (|| {
+        if out_id.is_some() {
+            std::fs::copy(&target, &tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        }
+        let mut w = RecordWriter::append(&tmp)?;
+        let mut chunk = Vec::with_capacity(MERGE_CHUNK * RECORD_SIZE);
+        for i in inputs {
+            let mut r = RecordReader::open(Path::new(i))?;
+            loop {
+                chunk.clear();
+                while chunk.len() < MERGE_CHUNK * RECORD_SIZE {
+                    match r.next_record()? {
+                        Some(rec) => chunk.extend_from_slice(&rec),
+                        None => break,
+                    }
+                }
+                if chunk.is_empty() {
+                    break;
+                }
+                w.write_records(&chunk)?;
+            }
+        }
+        w.finish()
+    })();
+    match merged {
+        Ok(n) => {
+            std::fs::rename(&tmp, &target).map_err(|e| {
+                std::fs::remove_file(&tmp).ok();
+                format!("{}: {e}", target.display())
+            })?;
+            Ok(n)
+        }
+        Err(e) => {
+            std::fs::remove_file(&tmp).ok();
+            Err(format!("{e}; {} left as it was", out.display()))
         }
     }
-    w.sync_count()?;
-    Ok(w.count())
+}
+
+/// Records a merge reads and writes at once.
+const MERGE_CHUNK: usize = 2048;
+
+/// A name beside `path` for the file a merge writes before it is renamed.
+fn aside(path: &Path) -> std::path::PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.merge-{}.tmp", std::process::id()))
 }
 
 #[cfg(test)]
