@@ -12,7 +12,3 @@ pub mod search;
 pub mod tools;
 pub mod train;
 pub mod util;
-
-// The protocol layer quotes outside text as `crate::text`; the name stays
-// until that layer moves to `crate::util::text`.
-pub use util::text;

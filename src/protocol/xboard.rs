@@ -16,7 +16,7 @@ use crate::board::{
     game_end, movegen::is_legal, parse_move, Color, Move, Notation, Position, RuleSet,
 };
 use crate::search::Limits;
-use crate::text;
+use crate::util::text;
 
 /// XBoard's piece slots mapped to Janggi's letters, as Fairy-Stockfish
 /// sends them (horse N, chariot R, guard A, elephant B, soldier P, cannon
