@@ -3,6 +3,7 @@
 
 use super::deepening::{initial_root_moves, root_info, IterationOptions};
 use super::eval;
+use super::margins::{self, LmrTable};
 use super::ordering::History;
 use super::root::RootSet;
 use super::score::MAX_PLY;
@@ -138,6 +139,7 @@ impl Engine {
             tm.soft,
             tm.hard
         );
+        let lmr = LmrTable::new(self.settings.margins.get(margins::LMR_DIV));
         let shared = Shared {
             tt: &self.tt,
             abort: AtomicBool::new(false),
@@ -147,6 +149,8 @@ impl Engine {
             soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
             net: self.settings.nnue.as_deref(),
+            margins: self.settings.margins,
+            lmr: &lmr,
         };
         let opts = IterationOptions {
             multipv,
