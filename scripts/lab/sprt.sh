@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# An SPRT of one commit's engine against another's, both built from git,
+# resumable: run it again with the same arguments and it continues from its
+# PGN (the match runner refuses a resume under other conditions).
+#
+#   scripts/lab/sprt.sh DEV_REF BASE_REF [extra janggun match arguments]
+#   DEV_OPTS="option.Ablate=singular" LIMIT="--nodes 20000" BOUNDS="elo0=0 elo1=15 alpha=0.05 beta=0.1" \
+#     scripts/lab/sprt.sh search main
+#
+# Binaries go to target/sprt/<commit>/janggun, results to
+# target/sprt/runs/<dev>-<base>.{pgn,json,log}. The docs/RESULTS.md table of
+# search patches was made this way.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dev_ref=${1:?DEV_REF}
+base_ref=${2:?BASE_REF}
+shift 2
+limit=${LIMIT:---nodes 20000}
+bounds=${BOUNDS:-elo0=0 elo1=15 alpha=0.05 beta=0.1}
+root=$PWD/target/sprt
+
+build() { # commit -> path of its binary
+    local c dir
+    c=$(git rev-parse --short=12 "$1^{commit}")
+    dir=$root/$c
+    if [ ! -x "$dir/janggun" ]; then
+        rm -rf "$root/src-$c"
+        git worktree add -q --detach "$root/src-$c" "$c"
+        (cd "$root/src-$c" && CARGO_TARGET_DIR=$root/build cargo build --release -q)
+        mkdir -p "$dir"
+        cp "$root/build/release/janggun" "$dir/janggun"
+        git worktree remove --force "$root/src-$c"
+    fi
+    echo "$dir/janggun"
+}
+
+dev=$(build "$dev_ref")
+base=$(build "$base_ref")
+name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")${DEV_OPTS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$DEV_OPTS")}
+mkdir -p "$root/runs"
+out=$root/runs/$name
+resume=()
+[ -s "$out.pgn" ] && resume=(--resume)
+# shellcheck disable=SC2086 # LIMIT, BOUNDS and DEV_OPTS are word lists
+"$base" match --engine name=dev cmd="$dev" ${DEV_OPTS:-} --engine name=base cmd="$base" \
+    --games 20000 $limit --random-plies 8 --concurrency 2 --sprt $bounds \
+    --pgn "$out.pgn" --json "$out.json" "${resume[@]}" "$@" | tee -a "$out.log"
