@@ -206,6 +206,13 @@ fn parse_gib(text: &str, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, S
     Ok(out)
 }
 
+/// The opening of game pair `pair` of the match `cfg`: the pair its
+/// `--opening-offset` shifts it to.
+pub fn for_match(book: &[Opening], cfg: &super::MatchConfig, pair: usize) -> Opening {
+    let pair = cfg.opening_offset.saturating_add(pair);
+    for_pair(book, pair, cfg.seed, cfg.random_plies, cfg.rules)
+}
+
 /// The opening of game pair `pair`: the book entry in a seed-shuffled order,
 /// then `random_plies` random moves, all fixed by (seed, pair) alone so a
 /// resumed match replays the same openings.
