@@ -342,3 +342,64 @@ fn a_closed_stdout_stops_the_match_quietly() {
     let _ = std::fs::remove_file(&json);
     let _ = std::fs::remove_file(json.with_extension("pgn"));
 }
+
+#[test]
+fn the_report_is_one_page_with_its_plots_and_escaped_text() {
+    let (paths, _) = shards();
+    // A name with markup in it, everywhere the report has it.
+    let text = std::fs::read_to_string(&paths[0]).unwrap();
+    let odd = temp_path("odd.json");
+    std::fs::write(&odd, text.replace("\"nnue\"", "\"<b>&nnue\"")).unwrap();
+    let html = temp_path("report.html");
+    let sprt = ["--sprt", "elo0=0", "elo1=50"];
+    let mut a = vec![
+        "match",
+        "report",
+        odd.to_str().unwrap(),
+        "--out",
+        html.to_str().unwrap(),
+    ];
+    a.extend(sprt);
+    let (ok, stdout, stderr) = janggun(&a);
+    assert!(ok, "{stderr}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    assert!(page.contains("name=\"viewport\""));
+    // The Elo plot needs a finite Elo somewhere (two pairs may be all wins).
+    let plots = 5 + usize::from(page.contains("Elo of"));
+    assert!(
+        stdout.contains(&format!("4 games, {plots} plots")),
+        "{stdout}"
+    );
+    assert_eq!(page.matches("<svg").count(), plots);
+    assert!(!page.contains("<b>&nnue"), "unescaped name");
+    assert!(page.contains("&lt;b&gt;&amp;nnue"));
+    // Nothing to fetch, nothing to run.
+    assert!(!page.contains("<script"));
+    assert!(!page.contains(" src=") && !page.contains("href=\"http"));
+    assert!(!page.contains("url("));
+    for title in [
+        "Score over",
+        "SPRT [0, 50]",
+        "How the games ended",
+        "Time per move",
+        "Depth per move",
+    ] {
+        assert!(page.contains(title), "{title}");
+    }
+    // The shards of the test, several at once: merged first.
+    let all: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+    let mut a = vec!["match", "report"];
+    a.extend(&all);
+    a.extend(["--out", html.to_str().unwrap()]);
+    let (ok, stdout, stderr) = janggun(&a);
+    assert!(
+        ok && stdout.contains("16 games, 5 plots"),
+        "{stdout}{stderr}"
+    );
+    // No output named: refused, not a page somewhere.
+    let (ok, _, stderr) = janggun(&["match", "report", all[0]]);
+    assert!(!ok && stderr.contains("--out"), "{stderr}");
+    let _ = std::fs::remove_file(&odd);
+    let _ = std::fs::remove_file(&html);
+}

@@ -66,11 +66,12 @@ fn keys_of(r: &Report) -> Vec<(String, String)> {
     }
 }
 
-fn read_input(path: &Path) -> Result<Input, String> {
+/// Reads one input; `whole`: it must be a finished shard.
+fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
     let report = report::read(path)?.ok_or_else(|| format!("{}: no such file", shown(path)))?;
     let at = |e: String| format!("{}: {e}", shown(path));
     let r = &report;
-    if r.interrupted {
+    if r.interrupted && whole {
         return Err(at(format!(
             "interrupted after {} of {} games: finish it with --resume, or leave it out",
             r.games_played, r.games_planned
@@ -84,7 +85,7 @@ fn read_input(path: &Path) -> Result<Input, String> {
         )));
     }
     let decided = r.sprt.as_ref().is_some_and(|s| s.state != "continue");
-    if r.games_played < r.games_planned && !decided {
+    if r.games_played < r.games_planned && !decided && whole {
         return Err(at(format!(
             "{} of {} games played and no SPRT decision: an unfinished shard",
             r.games_played, r.games_planned
@@ -175,8 +176,16 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
 /// The SPRT of the merge: the shards' own (a condition, so all the same)
 /// or the one given, which must then agree with it.
 fn sprt_of(first: &Report, given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
+    // A merged report keeps the SPRT it was merged under beside its
+    // shards' (none: they carry no SPRT of their own).
+    let merged = first.sprt.as_ref().map(|s| SprtSpec {
+        elo0: s.elo0,
+        elo1: s.elo1,
+        alpha: s.alpha,
+        beta: s.beta,
+    });
     let recorded = match first.condition("sprt_test") {
-        None | Some("none") => None,
+        None | Some("none") => merged,
         Some(text) => {
             let pairs: Vec<(String, String)> = text
                 .split_whitespace()
@@ -287,6 +296,23 @@ fn check_totals(input: &Input, t: &Totals) -> Result<(), String> {
 
 /// Reads, checks and merges the reports at `paths`.
 pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, String> {
+    combine_with(paths, given, true).map(|(m, _)| m)
+}
+
+/// [`combine`] for a report, which may show matches still going on; with
+/// the games as records for the running statistics.
+pub fn combine_for_report(
+    paths: &[PathBuf],
+    given: Option<SprtSpec>,
+) -> Result<(Merged, BTreeMap<usize, Record>), String> {
+    combine_with(paths, given, false)
+}
+
+fn combine_with(
+    paths: &[PathBuf],
+    given: Option<SprtSpec>,
+    whole: bool,
+) -> Result<(Merged, BTreeMap<usize, Record>), String> {
     if paths.is_empty() {
         return Err(format!("no input reports\n{USAGE}"));
     }
@@ -303,7 +329,7 @@ pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, Str
     }
     let mut inputs = paths
         .iter()
-        .map(|p| read_input(p))
+        .map(|p| read_input(p, whole))
         .collect::<Result<Vec<_>, _>>()?;
     inputs.sort_by_key(|i| i.keys.iter().map(sort_key).min());
     let mut owner: HashMap<&(String, String), &Path> = HashMap::new();
@@ -417,7 +443,7 @@ pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, Str
     }
     r.games_planned = totals.games;
     r.games_played = totals.games;
-    r.interrupted = false;
+    r.interrupted = inputs.iter().any(|i| i.report.interrupted);
     for (e, et) in r.engines.iter_mut().zip(&totals.engines) {
         let spec = cli::EngineSpec {
             name: e.name.clone(),
@@ -438,7 +464,7 @@ pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, Str
     r.sprt = sprt.as_ref().map(|(spec, s)| output::sprt_entry(spec, s));
     r.shards = Some(shards);
     r.games = entries;
-    Ok(Merged {
+    let m = Merged {
         report: r,
         totals,
         names,
@@ -447,7 +473,8 @@ pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, Str
             .into_iter()
             .map(|i| (i.path, i.report.games_played))
             .collect(),
-    })
+    };
+    Ok((m, all))
 }
 
 /// The PGN beside each input (`a.json` and `a.pgn`), whole and with as
