@@ -62,10 +62,12 @@ fn merge(out: &Path, inputs: &[&Path], extra: &[&str]) -> (bool, String, String)
     janggun(&a)
 }
 
+/// The shards' JSON files and the games each run returned.
+type Shards = (Vec<PathBuf>, Vec<BTreeMap<usize, Record>>);
+
 /// Plays the four shards once for all the tests of this file.
-fn shards() -> &'static (Vec<PathBuf>, Vec<BTreeMap<usize, Record>>) {
-    static SHARDS: std::sync::OnceLock<(Vec<PathBuf>, Vec<BTreeMap<usize, Record>>)> =
-        std::sync::OnceLock::new();
+fn shards() -> &'static Shards {
+    static SHARDS: std::sync::OnceLock<Shards> = std::sync::OnceLock::new();
     SHARDS.get_or_init(|| {
         let mut paths = Vec::new();
         let mut records = Vec::new();

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Two "hosts" on this machine for the cluster scripts' checks: sshd on
 # 127.0.0.1 (a free port, nothing else), two local users reached through
 # it as two hosts, and a third host whose port nothing listens on (a dead
@@ -77,8 +78,7 @@ Host *
 EOF
     printf '1/jg-a\n1/jg-b\n1/jg-dead\n' >"$dir/hosts"
     export PARALLEL_SSH="ssh -F $dir/ssh_config"
-    local i
-    for i in $(seq 50); do
+    for _ in $(seq 50); do
         $PARALLEL_SSH jg-a true 2>/dev/null && $PARALLEL_SSH jg-b true 2>/dev/null && return 0
         sleep 0.1
     done

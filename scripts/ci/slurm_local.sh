@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # A single-node Slurm on this machine for the cluster scripts' checks:
 # munged, slurmctld and slurmd with their own key, configuration, sockets,
 # ports (free ones on this machine) and state under one folder. Sourced by
@@ -22,8 +23,7 @@ slurm_up() {
         --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" \
         --seed-file="$dir/munge/munged.seed" 2>>"$dir/munge/munged.log" &
     MUNGED_PID=$!
-    local i
-    for i in $(seq 50); do
+    for _ in $(seq 50); do
         [ -S "$dir/munge/munge.socket" ] && break
         sleep 0.1
     done
@@ -62,7 +62,7 @@ EOF
     SLURMCTLD_PID=$!
     slurmd -D -f "$SLURM_CONF" 2>>"$dir/slurmd.err" &
     SLURMD_PID=$!
-    for i in $(seq 100); do
+    for _ in $(seq 100); do
         if sinfo -h -o '%t' 2>/dev/null | grep -qx 'idle'; then
             return 0
         fi
@@ -80,5 +80,5 @@ slurm_down() {
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
-    SLURMD_PID= SLURMCTLD_PID= MUNGED_PID=
+    SLURMD_PID='' SLURMCTLD_PID='' MUNGED_PID=''
 }

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by scripts/cluster/datagen.sh and sprt.sh (sourced, not run).
 #
 # The jobs run through GNU parallel on the hosts of a standard

@@ -25,7 +25,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=common.sh
 source "$here/common.sh"
 
-hosts= seeds= nodes=5000 positions= random_plies=8 net= out= work= retries=3
+hosts='' seeds='' nodes=5000 positions='' random_plies=8 net='' out='' work='' retries=3
 binary=$here/../../target/release/janggun
 while [ $# -gt 0 ]; do
     case $1 in
@@ -48,8 +48,9 @@ while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || die "$1 needs a value"
     shift 2
 done
-[ -n "$hosts" ] && [ -n "$seeds" ] && [ -n "$positions" ] && [ -n "$out" ] ||
+if [ -z "$hosts" ] || [ -z "$seeds" ] || [ -z "$positions" ] || [ -z "$out" ]; then
     die "give --hosts, --seeds, --positions and --out (see --help)"
+fi
 for n in "$nodes" "$positions" "$random_plies" "$retries"; do
     [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done

@@ -29,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=common.sh
 source "$here/common.sh"
 
-hosts= dev= base= sprt= games=16 random_plies=8 openings= max_shards=10000
+hosts='' dev='' base='' sprt='' games=16 random_plies=8 openings='' max_shards=10000
 merge_every=30 work=sprt.work retries=3
 dev_opts=() base_opts=() limits=()
 while [ $# -gt 0 ]; do
@@ -57,13 +57,16 @@ while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || die "$1 needs a value"
     shift 2
 done
-[ -n "$hosts" ] && [ -n "$dev" ] && [ -n "$base" ] && [ -n "$sprt" ] ||
+if [ -z "$hosts" ] || [ -z "$dev" ] || [ -z "$base" ] || [ -z "$sprt" ]; then
     die "give --hosts, --dev, --base and --sprt (see --help)"
+fi
 [ ${#limits[@]} -gt 0 ] || die "give a limit: --nodes, --depth, --tc or --movetime"
 for n in "$games" "$random_plies" "$max_shards" "$merge_every" "$retries"; do
     [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
 done
-[ $((games % 2)) = 0 ] && [ "$games" -gt 0 ] || die "--games: an even number of games a shard"
+if [ $((games % 2)) != 0 ] || [ "$games" = 0 ]; then
+    die "--games: an even number of games a shard"
+fi
 command -v parallel >/dev/null || die "GNU parallel is needed (Debian: apt-get install parallel)"
 [ -f "$hosts" ] || die "$hosts: no such file"
 hosts=$(cd "$(dirname "$hosts")" && pwd)/$(basename "$hosts")
@@ -73,7 +76,6 @@ mkdir -p "$work/bin" "$work/shards"
 work=$(cd "$work" && pwd)
 stage "$dev" "$work/bin/dev"
 stage "$base" "$work/bin/base"
-book_args=()
 basefiles=(--basefile bin/dev --basefile bin/base)
 if [ -n "$openings" ]; then
     stage "$openings" "$work/bin/book"

@@ -121,10 +121,22 @@ fn plot(
             .margin(10)
             .x_label_area_size(48)
             .y_label_area_size(if frame == Frame::Bars { 10 } else { 64 })
-            .build_cartesian_2d(x.1, y.1)
+            .build_cartesian_2d(x.1, y.1.clone())
             .map_err(e)?;
+        // Whole numbers on the axes, but for a small range (the LLR).
+        let fine = (y.1.end - y.1.start) < 10.0;
+        let x_fmt = |v: &f64| format!("{v:.0}");
+        let y_fmt = move |v: &f64| {
+            if fine {
+                format!("{v:.1}")
+            } else {
+                format!("{v:.0}")
+            }
+        };
         let mut mesh = chart.configure_mesh();
-        mesh.x_desc(x.0)
+        mesh.x_label_formatter(&x_fmt)
+            .y_label_formatter(&y_fmt)
+            .x_desc(x.0)
             .y_desc(y.0)
             .x_labels(6)
             .y_labels(6)

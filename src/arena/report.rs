@@ -307,16 +307,13 @@ impl serde_json::ser::Formatter for Layout {
 }
 
 /// The report as text, with a final line feed.
-pub fn to_text(r: &Report) -> String {
+pub fn to_text(r: &Report) -> Result<String, String> {
     let mut buf = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, Layout::default());
-    // Writing to memory cannot fail, nor can these types (string keys,
-    // no maps with other keys).
-    if r.serialize(&mut ser).is_err() {
-        return String::new();
-    }
+    r.serialize(&mut ser)
+        .map_err(|e| format!("writing the JSON report: {e}"))?;
     buf.push(b'\n');
-    String::from_utf8(buf).unwrap_or_default()
+    String::from_utf8(buf).map_err(|e| format!("writing the JSON report: {e}"))
 }
 
 /// Writes the report aside and renames it, so that an interruption never
@@ -325,7 +322,7 @@ pub fn write(path: &Path, r: &Report) -> Result<(), String> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, to_text(r))
+    std::fs::write(&tmp, to_text(r)?)
         .and_then(|_| std::fs::rename(&tmp, path))
         .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -445,7 +442,7 @@ mod tests {
     #[test]
     fn round_trip_and_layout() {
         let r = sample();
-        let text = to_text(&r);
+        let text = to_text(&r).unwrap();
         assert_eq!(parse(&text).unwrap(), r);
         // Conditions first, one a line; a game on one line.
         assert!(text
@@ -466,7 +463,7 @@ mod tests {
 
     #[test]
     fn damaged_files_are_named_for_what_is_wrong() {
-        let text = to_text(&sample());
+        let text = to_text(&sample()).unwrap();
         let cut = parse(&text[..text.len() / 2]).unwrap_err();
         assert!(cut.contains("cut short"), "{cut}");
         let bad = text.replacen("\"plies\": 2", "\"plies\": -2", 1);

@@ -29,7 +29,7 @@ die() {
 kind=${1:-}
 [ "$kind" = datagen ] || [ "$kind" = match ] || die "first argument: datagen or match (see the head of $0)"
 shift
-work= seeds= only= nodes= positions= random_plies=8 net= dev= base= games=16 openings= sprt= wait=
+work='' seeds='' only='' nodes='' positions='' random_plies=8 net='' dev='' base='' games=16 openings='' sprt='' wait=''
 binary=$here/../../../target/release/janggun
 dev_opts=() base_opts=() limits=()
 while [ $# -gt 0 ]; do
@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
     esac
     shift 2
 done
-[ -n "$work" ] && [ -n "$seeds" ] || die "give --work and --seeds"
+if [ -z "$work" ] || [ -z "$seeds" ]; then die "give --work and --seeds"; fi
 [[ $seeds =~ ^[0-9,-]+$ ]] || die "--seeds: indices such as 1-64 or 1-8,12"
 [ -z "$only" ] || [[ $only =~ ^[0-9,-]+$ ]] || die "--only: indices such as 3,7"
 command -v sbatch >/dev/null || die "sbatch not found: run this where Slurm's client commands are"
@@ -80,7 +80,7 @@ chmod +x "$work/bin/janggun"
 array=${only:-$seeds}
 common=(--parsable --chdir "$work")
 if [ "$kind" = datagen ]; then
-    [ -n "$nodes" ] && [ -n "$positions" ] || die "datagen: give --nodes and --positions"
+    if [ -z "$nodes" ] || [ -z "$positions" ]; then die "datagen: give --nodes and --positions"; fi
     netpath=
     if [ -n "$net" ]; then
         copy "$net" "$work/bin/net.jnn"
@@ -88,10 +88,12 @@ if [ "$kind" = datagen ]; then
     fi
     out=$work/merged.bin
     shards=$(sbatch "${common[@]}" --array="$array" --output="$work/logs/datagen-%a.out" \
-        --export=ALL,JANGGUN="$work/bin/janggun",WORK="$work",NODES="$nodes",POSITIONS="$positions",RANDOM_PLIES="$random_plies",NET="$netpath" \
+        --export="ALL,JANGGUN=$work/bin/janggun,WORK=$work,NODES=$nodes,POSITIONS=$positions,RANDOM_PLIES=$random_plies,NET=$netpath" \
         "$here/datagen.sbatch")
 else
-    [ -n "$dev" ] && [ -n "$base" ] && [ ${#limits[@]} -gt 0 ] || die "match: give --dev, --base and a limit"
+    if [ -z "$dev" ] || [ -z "$base" ] || [ ${#limits[@]} = 0 ]; then
+        die "match: give --dev, --base and a limit"
+    fi
     copy "$dev" "$work/bin/dev"
     copy "$base" "$work/bin/base"
     chmod +x "$work/bin/dev" "$work/bin/base"
@@ -110,11 +112,11 @@ else
     [ -n "$openings" ] && offset=$((games / 2))
     out=$work/merged.json
     shards=$(sbatch "${common[@]}" --array="$array" --output="$work/logs/match-%a.out" \
-        --export=ALL,WORK="$work",OFFSET_PAIRS="$offset" "$here/match.sbatch")
+        --export="ALL,WORK=$work,OFFSET_PAIRS=$offset" "$here/match.sbatch")
 fi
 shards=${shards%%;*}
 merge_args=("${common[@]}" --dependency="afterany:$shards" --output="$work/logs/merge.out"
-    --export=ALL,KIND="$kind",JANGGUN="$work/bin/janggun",WORK="$work",INDICES="$seeds",OUT="$out",POSITIONS="${positions:-0}",SPRT="$sprt")
+    "--export=ALL,KIND=$kind,JANGGUN=$work/bin/janggun,WORK=$work,INDICES=$seeds,OUT=$out,POSITIONS=${positions:-0},SPRT=$sprt")
 [ -n "$wait" ] && merge_args+=(--wait)
 echo "shards: job $shards (array $array); merge: $out, log $work/logs/merge.out"
 status=0
