@@ -130,6 +130,15 @@ fn other_conditions_are_refused_naming_the_flag_and_both_values() {
             &[("moves", "a1a2 a10a9 e2e2 e9e8")],
             &["--engine name=full", "arg=e9e9", "arg=e9e8"],
         ),
+        (
+            &[("--opening-offset", "4")],
+            &["--opening-offset", "was 0, now 4"],
+        ),
+        // An engine's own clock is part of the engine.
+        (
+            &[("option", "tc=5+0.05")],
+            &["--engine name=full", "tc=5+0.05", "option.Hash=8"],
+        ),
     ];
     for flag in ["--pgn", "--json"] {
         let (path, bytes) = played(flag, &format!("conditions{flag}"));
@@ -150,6 +159,34 @@ fn more_games_or_more_at_once_still_resume() {
         let out = try_match(&match_args(4, (flag, &path), &change))
             .unwrap_or_else(|e| panic!("{flag}: {e}"));
         assert_eq!(out.records.len(), 4, "{flag}");
+        let _ = std::fs::remove_file(&path);
+    }
+}
+
+#[test]
+fn a_file_from_before_opening_offsets_resumes_as_offset_zero() {
+    for flag in ["--pgn", "--json"] {
+        let (path, bytes) = played(flag, &format!("no-offset{flag}"));
+        let text = String::from_utf8(bytes).unwrap();
+        let old: String = text
+            .lines()
+            .filter(|l| !l.starts_with("[OpeningOffset ") && !l.contains("\"opening_offset\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_ne!(old, text, "{flag}");
+        std::fs::write(&path, &old).unwrap();
+        let out =
+            try_match(&match_args(4, (flag, &path), &[])).unwrap_or_else(|e| panic!("{flag}: {e}"));
+        assert_eq!(out.records.len(), 4, "{flag}");
+        // ... but not as another offset.
+        std::fs::write(&path, &old).unwrap();
+        let err = try_match(&match_args(4, (flag, &path), &[("--opening-offset", "2")]))
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.contains("--opening-offset was 0, now 2"),
+            "{flag}: {err}"
+        );
         let _ = std::fs::remove_file(&path);
     }
 }

@@ -9,7 +9,7 @@
 
 mod match_common;
 
-use janggun::arena::{json, pgn};
+use janggun::arena::pgn;
 use janggun::board::rules::game_end;
 use janggun::board::RuleSet;
 use match_common::*;
@@ -88,39 +88,40 @@ fn self_match_pgn_and_json_are_consistent() {
         }
     }
 
-    let v = json::parse(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
-    let num = |v: &json::Value, k: &str| v.get(k).and_then(|x| x.as_f64()).unwrap() as u64;
+    // Read as plain JSON, not through the runner's own types.
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let num = |v: &serde_json::Value, k: &str| v[k].as_u64().unwrap();
+    assert_eq!(num(&v, "version"), 2);
     let played = num(&v, "games_played");
     assert_eq!(played, 4);
-    assert_eq!(
-        v.get("games").unwrap().as_arr().unwrap().len() as u64,
-        played
-    );
-    let e = v.get("engines").unwrap().as_arr().unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len() as u64, played);
+    let e = v["engines"].as_array().unwrap();
     for x in e {
         assert_eq!(num(x, "wins") + num(x, "draws") + num(x, "losses"), played);
-        let penta = x.get("pentanomial").unwrap().as_arr().unwrap();
+        let penta = x["pentanomial"].as_array().unwrap();
         assert_eq!(
-            penta
-                .iter()
-                .map(|p| p.as_f64().unwrap() as u64)
-                .sum::<u64>(),
+            penta.iter().map(|p| p.as_u64().unwrap()).sum::<u64>(),
             played / 2
         );
     }
     assert_eq!(num(&e[0], "wins"), num(&e[1], "losses"));
     assert_eq!(num(&e[0], "draws"), num(&e[1], "draws"));
-    let reasons = v.get("end_reasons").unwrap();
-    let json::Value::Obj(fields) = reasons else {
-        panic!("end_reasons")
-    };
+    let reasons = v["end_reasons"].as_object().unwrap();
     assert_eq!(
-        fields
-            .iter()
-            .map(|(_, n)| n.as_f64().unwrap() as u64)
-            .sum::<u64>(),
+        reasons.values().map(|n| n.as_u64().unwrap()).sum::<u64>(),
         played
     );
+    // A time and a depth for every move the engines chose.
+    for (g, rec) in games.iter().zip(out.records.values()) {
+        let plies = num(g, "plies") - num(g, "book_plies");
+        assert_eq!(g["time_ms"].as_array().unwrap().len() as u64, plies);
+        let depths = g["depth"].as_array().unwrap();
+        assert_eq!(depths.len() as u64, plies);
+        assert!(depths.iter().all(|d| d.as_u64().unwrap() >= 1), "{g}");
+        assert_eq!(rec.stats.len() as u64, plies);
+    }
     let _ = std::fs::remove_file(&pgn_path);
     let _ = std::fs::remove_file(&json_path);
 }

@@ -4,13 +4,17 @@
 use crate::board::RuleSet;
 use std::path::PathBuf;
 
-/// One engine as given by `--engine name=.. cmd=.. [arg=..] [option.X=..]`.
+/// One engine as given by `--engine name=.. cmd=.. [arg=..] [option.X=..]
+/// [tc=.. movetime=.. nodes=.. depth=..]`.
 #[derive(Clone, Debug, Default)]
 pub struct EngineSpec {
     pub name: String,
     pub cmd: String,
     pub args: Vec<String>,
     pub options: Vec<(String, String)>,
+    /// Its own limits, which replace the match's for this engine (a
+    /// handicap such as 5+0.05 against 20+0.2).
+    pub limits: Option<Limits>,
 }
 
 /// Time control: base and increment in milliseconds, plus byoyomi.
@@ -19,6 +23,69 @@ pub struct Clock {
     pub base_ms: u64,
     pub inc_ms: u64,
     pub byoyomi_ms: u64,
+}
+
+impl Clock {
+    /// As PGN's `TimeControl` writes it: base+increment in seconds.
+    pub fn text(&self) -> String {
+        let s = |ms: u64| ms as f64 / 1000.0;
+        if self.byoyomi_ms > 0 {
+            format!(
+                "{}+{}+byo{}",
+                s(self.base_ms),
+                s(self.inc_ms),
+                s(self.byoyomi_ms)
+            )
+        } else {
+            format!("{}+{}", s(self.base_ms), s(self.inc_ms))
+        }
+    }
+}
+
+/// What bounds one search: a clock, a time a move, nodes, depth, in any
+/// combination (UCI's `go` takes them together).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    pub clock: Option<Clock>,
+    pub movetime_ms: Option<u64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+}
+
+impl Limits {
+    pub fn is_empty(&self) -> bool {
+        *self == Limits::default()
+    }
+
+    /// Whether the runner bounds the search by time (otherwise only its
+    /// `--timeout` does).
+    pub fn timed(&self) -> bool {
+        self.clock.is_some() || self.movetime_ms.is_some()
+    }
+
+    /// Nodes or depth and no time: the engine plays the same moves every
+    /// time it is given the same position.
+    pub fn deterministic(&self) -> bool {
+        !self.timed() && (self.nodes.is_some() || self.depth.is_some())
+    }
+
+    /// The limits as `--engine` fields, in a fixed order.
+    pub fn fields(&self) -> Vec<String> {
+        let mut v = Vec::new();
+        if let Some(c) = self.clock {
+            v.push(format!("tc={}", c.text()));
+        }
+        if let Some(mt) = self.movetime_ms {
+            v.push(format!("movetime={mt}"));
+        }
+        if let Some(n) = self.nodes {
+            v.push(format!("nodes={n}"));
+        }
+        if let Some(d) = self.depth {
+            v.push(format!("depth={d}"));
+        }
+        v
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,10 +120,8 @@ pub struct MatchConfig {
     /// Games per pairing of engines (always even: pairs with colours reversed).
     pub games: usize,
     pub concurrency: usize,
-    pub clock: Option<Clock>,
-    pub movetime_ms: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
+    /// The match's limits, for every engine without its own.
+    pub limits: Limits,
     pub timemargin_ms: u64,
     /// How long a search without a clock may take before it counts as lost.
     pub timeout_ms: u64,
@@ -65,6 +130,10 @@ pub struct MatchConfig {
     pub opening_plies: usize,
     pub random_plies: usize,
     pub seed: u64,
+    /// Pair `p` plays the opening that pair `opening_offset + p` would:
+    /// shards of one long match with the same seed take disjoint runs of
+    /// its openings.
+    pub opening_offset: usize,
     pub sprt: Option<SprtSpec>,
     pub adjudicate_draw: Option<DrawAdj>,
     pub adjudicate_resign: Option<ResignAdj>,
@@ -77,6 +146,19 @@ pub struct MatchConfig {
     pub max_plies: usize,
 }
 
+impl MatchConfig {
+    /// The limits engine `e` plays under.
+    pub fn limits_of(&self, e: usize) -> &Limits {
+        self.engines[e].limits.as_ref().unwrap_or(&self.limits)
+    }
+
+    /// Whether every game is played the same way on every run (no search
+    /// is bounded by time), so that only the openings tell games apart.
+    pub fn deterministic(&self) -> bool {
+        (0..self.engines.len()).all(|e| self.limits_of(e).deterministic())
+    }
+}
+
 impl Default for MatchConfig {
     fn default() -> MatchConfig {
         MatchConfig {
@@ -84,16 +166,14 @@ impl Default for MatchConfig {
             rules: RuleSet::Janggi,
             games: 32,
             concurrency: 1,
-            clock: None,
-            movetime_ms: None,
-            nodes: None,
-            depth: None,
+            limits: Limits::default(),
             timemargin_ms: 100,
             timeout_ms: 30_000,
             openings: None,
             opening_plies: 8,
             random_plies: 0,
             seed: 1,
+            opening_offset: 0,
             sprt: None,
             adjudicate_draw: None,
             adjudicate_resign: None,
@@ -108,16 +188,21 @@ impl Default for MatchConfig {
 
 pub const USAGE: &str =
     "usage: janggun match --engine name=NAME cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
+                              [tc=BASE+INC] [movetime=MS] [nodes=N] [depth=D]
          --engine ... [--engine ...]
        [--rules janggi|janggitraditional|janggimodern|janggicasual|kja|kojf]
        [--games N | --rounds R] [--concurrency K]
        [--tc BASE+INC (seconds)] [--byoyomi SECONDS] [--movetime MS] [--nodes N] [--depth D]
        [--timemargin MS] [--timeout MS]
        [--openings FILE (EPD/FEN, PGN or GIB)] [--opening-plies N] [--random-plies N] [--seed S]
+       [--opening-offset PAIRS]
        [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
        [--adjudicate-draw movenumber=M movecount=C score=CP]
        [--adjudicate-resign movecount=C score=CP]
-       [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N]";
+       [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N]
+       janggun match merge OUT.json IN.json... [--sprt ...] [--pgn OUT.pgn]
+       janggun match report IN.json... --out REPORT.html [--sprt ...]
+An engine's own tc=, movetime=, nodes= or depth= replace the match's limits for it.";
 
 /// Most games one match may schedule (all pairings together): more would
 /// take years, so a larger number is a typo, not a plan.
@@ -163,7 +248,7 @@ fn seconds_to_ms(flag: &str, v: &str) -> Result<u64, String> {
 }
 
 /// `key=value` pairs up to the next `--flag`.
-fn take_pairs(args: &[String], i: &mut usize) -> Vec<(String, String)> {
+pub fn take_pairs(args: &[String], i: &mut usize) -> Vec<(String, String)> {
     let mut out = Vec::new();
     while *i < args.len() && !args[*i].starts_with("--") {
         let a = &args[*i];
@@ -176,18 +261,44 @@ fn take_pairs(args: &[String], i: &mut usize) -> Vec<(String, String)> {
     out
 }
 
+/// `BASE+INC` in seconds (`--tc` and an engine's `tc=`).
+fn parse_tc(flag: &str, v: &str) -> Result<(u64, u64), String> {
+    let (base, inc) = v.split_once('+').unwrap_or((v, "0"));
+    Ok((seconds_to_ms(flag, base)?, seconds_to_ms(flag, inc)?))
+}
+
 fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     let mut e = EngineSpec::default();
+    let mut limits = Limits::default();
+    let mut given = Vec::new();
     for (k, v) in pairs {
         // The name goes into PGN tag lines and the rest into UCI lines: a
         // line break there would end the line early.
         if k.chars().chain(v.chars()).any(char::is_control) {
             return Err("--engine: a field holds a control character".into());
         }
+        let flag = format!("--engine {k}");
+        if ["tc", "movetime", "nodes", "depth"].contains(&k.as_str()) {
+            if given.contains(&k) {
+                return Err(format!("{flag} given twice"));
+            }
+            given.push(k.clone());
+        }
         match k.as_str() {
             "name" => e.name = v,
             "cmd" => e.cmd = v,
             "arg" => e.args.push(v),
+            "tc" => {
+                let (base_ms, inc_ms) = parse_tc(&flag, &v)?;
+                limits.clock = Some(Clock {
+                    base_ms,
+                    inc_ms,
+                    byoyomi_ms: 0,
+                });
+            }
+            "movetime" => limits.movetime_ms = Some(num(&flag, &v, 1..=MAX_MS)?),
+            "nodes" => limits.nodes = Some(num(&flag, &v, 1..=MAX_NODES)?),
+            "depth" => limits.depth = Some(num(&flag, &v, 1..=1000)?),
             _ => match k.strip_prefix("option.") {
                 Some(opt) if !opt.is_empty() => e.options.push((opt.to_string(), v)),
                 _ => return Err(format!("--engine: unknown field '{k}'")),
@@ -200,6 +311,7 @@ fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     if e.name.is_empty() {
         e.name = e.cmd.rsplit('/').next().unwrap_or(&e.cmd).to_string();
     }
+    e.limits = (!limits.is_empty()).then_some(limits);
     Ok(e)
 }
 
@@ -257,6 +369,23 @@ where
     v.map_or(Ok(default), |v| num(&format!("{flag}: {key}"), v, range))
 }
 
+/// `--sprt elo0=E0 elo1=E1 alpha=A beta=B` (each with a default).
+pub fn parse_sprt(pairs: &[(String, String)]) -> Result<SprtSpec, String> {
+    let flag = "--sprt";
+    let [e0, e1, a, b] = parse_fields(flag, pairs, ["elo0", "elo1", "alpha", "beta"])?;
+    let s = SprtSpec {
+        elo0: real(flag, "elo0", e0, 0.0, -1000.0, 1000.0)?,
+        elo1: real(flag, "elo1", e1, 5.0, -1000.0, 1000.0)?,
+        alpha: real(flag, "alpha", a, 0.05, 0.0, 0.5)?,
+        beta: real(flag, "beta", b, 0.05, 0.0, 0.5)?,
+    };
+    let ok_p = |p: f64| p > 0.0 && p < 0.5;
+    if s.elo1 <= s.elo0 || !ok_p(s.alpha) || !ok_p(s.beta) {
+        return Err("--sprt needs elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+    }
+    Ok(s)
+}
+
 pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
     let mut c = MatchConfig::default();
     let mut games_set = false;
@@ -285,45 +414,31 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             }
             "--concurrency" => c.concurrency = num(flag, &value()?, 1..=256)?,
             "--tc" => {
-                let v = value()?;
-                let (base, inc) = v.split_once('+').unwrap_or((&v, "0"));
-                let clock = c.clock.get_or_insert_with(Clock::default);
-                clock.base_ms = seconds_to_ms(flag, base)?;
-                clock.inc_ms = seconds_to_ms(flag, inc)?;
+                let (base_ms, inc_ms) = parse_tc(flag, &value()?)?;
+                let clock = c.limits.clock.get_or_insert_with(Clock::default);
+                clock.base_ms = base_ms;
+                clock.inc_ms = inc_ms;
             }
             "--byoyomi" => {
                 let ms = seconds_to_ms(flag, &value()?)?;
-                c.clock.get_or_insert_with(Clock::default).byoyomi_ms = ms;
+                c.limits.clock.get_or_insert_with(Clock::default).byoyomi_ms = ms;
             }
-            "--movetime" => c.movetime_ms = Some(num(flag, &value()?, 1..=MAX_MS)?),
-            "--nodes" => c.nodes = Some(num(flag, &value()?, 1..=MAX_NODES)?),
-            "--depth" => c.depth = Some(num(flag, &value()?, 1..=1000)?),
+            "--movetime" => c.limits.movetime_ms = Some(num(flag, &value()?, 1..=MAX_MS)?),
+            "--nodes" => c.limits.nodes = Some(num(flag, &value()?, 1..=MAX_NODES)?),
+            "--depth" => c.limits.depth = Some(num(flag, &value()?, 1..=1000)?),
             "--timemargin" => c.timemargin_ms = num(flag, &value()?, 0..=MAX_MS)?,
             "--timeout" => c.timeout_ms = num(flag, &value()?, 1..=MAX_MS)?,
             "--openings" => c.openings = Some(PathBuf::from(value()?)),
             "--opening-plies" => c.opening_plies = num(flag, &value()?, 0..=10_000)?,
             "--random-plies" => c.random_plies = num(flag, &value()?, 0..=1000)?,
             "--seed" => c.seed = num(flag, &value()?, 0..=u64::MAX)?,
+            "--opening-offset" => c.opening_offset = num(flag, &value()?, 0..=MAX_GAMES)?,
             "--max-plies" => c.max_plies = num(flag, &value()?, 1..=100_000)?,
             "--pgn" => c.pgn = Some(PathBuf::from(value()?)),
             "--json" => c.json = Some(PathBuf::from(value()?)),
             "--resume" => c.resume = true,
             "--quiet" => c.quiet = true,
-            "--sprt" => {
-                let pairs = take_pairs(args, &mut i);
-                let [e0, e1, a, b] = parse_fields(flag, &pairs, ["elo0", "elo1", "alpha", "beta"])?;
-                let s = SprtSpec {
-                    elo0: real(flag, "elo0", e0, 0.0, -1000.0, 1000.0)?,
-                    elo1: real(flag, "elo1", e1, 5.0, -1000.0, 1000.0)?,
-                    alpha: real(flag, "alpha", a, 0.05, 0.0, 0.5)?,
-                    beta: real(flag, "beta", b, 0.05, 0.0, 0.5)?,
-                };
-                let ok_p = |p: f64| p > 0.0 && p < 0.5;
-                if s.elo1 <= s.elo0 || !ok_p(s.alpha) || !ok_p(s.beta) {
-                    return Err("--sprt needs elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-                }
-                c.sprt = Some(s);
-            }
+            "--sprt" => c.sprt = Some(parse_sprt(&take_pairs(args, &mut i))?),
             "--adjudicate-draw" => {
                 let pairs = take_pairs(args, &mut i);
                 let [m, n, s] = parse_fields(flag, &pairs, ["movenumber", "movecount", "score"])?;
@@ -377,8 +492,12 @@ fn validate(c: &mut MatchConfig, games_set: bool) -> Result<(), String> {
             c.games
         ));
     }
-    if c.clock.is_none() && c.movetime_ms.is_none() && c.nodes.is_none() && c.depth.is_none() {
-        return Err("give a limit: --tc, --byoyomi, --movetime, --nodes or --depth".into());
+    if c.limits.is_empty() && c.engines.iter().any(|e| e.limits.is_none()) {
+        return Err(
+            "give a limit: --tc, --byoyomi, --movetime, --nodes or --depth \
+                    (or tc=, movetime=, nodes=, depth= on every --engine)"
+                .into(),
+        );
     }
     if c.resume && c.pgn.is_none() && c.json.is_none() {
         return Err("--resume needs the --pgn or --json file of the interrupted match".into());
@@ -404,10 +523,49 @@ mod tests {
         assert_eq!(c.engines[0].args, vec!["-x"]);
         assert_eq!(c.engines[0].options, vec![("Hash".into(), "64".into())]);
         assert_eq!(c.engines[1].name, "b");
-        assert_eq!(c.clock.unwrap().base_ms, 2000);
-        assert_eq!(c.clock.unwrap().inc_ms, 20);
+        assert_eq!(c.limits.clock.unwrap().base_ms, 2000);
+        assert_eq!(c.limits.clock.unwrap().inc_ms, 20);
         assert_eq!(c.games, 6);
         assert!(c.sprt.is_some());
+    }
+
+    #[test]
+    fn an_engine_s_own_limits_replace_the_match_s() {
+        let c = parse(&args(
+            "--engine name=a cmd=a tc=5+0.05 --engine name=b cmd=b --tc 20+0.2 --timemargin 50",
+        ))
+        .unwrap();
+        let a = c.limits_of(0).clock.unwrap();
+        let b = c.limits_of(1).clock.unwrap();
+        assert_eq!((a.base_ms, a.inc_ms), (5000, 50));
+        assert_eq!((b.base_ms, b.inc_ms), (20000, 200));
+        assert_eq!(c.limits_of(0).fields(), vec!["tc=5+0.05"]);
+        assert!(!c.deterministic());
+        // Every engine with its own limits: the match needs none.
+        let c = parse(&args(
+            "--engine cmd=a nodes=300 depth=7 --engine cmd=b movetime=100 nodes=10",
+        ))
+        .unwrap();
+        assert_eq!(c.limits_of(0).fields(), vec!["nodes=300", "depth=7"]);
+        assert_eq!(c.limits_of(1).fields(), vec!["movetime=100", "nodes=10"]);
+        let c = parse(&args("--engine cmd=a nodes=300 --engine cmd=b --depth 3")).unwrap();
+        assert!(c.deterministic());
+        for (bad, why) in [
+            ("--engine cmd=a nodes=300 --engine cmd=b", "give a limit"),
+            ("--engine cmd=a nodes=0 --engine cmd=b --tc 1", "nodes"),
+            ("--engine cmd=a tc=1+x --engine cmd=b --tc 1", "tc"),
+            (
+                "--engine cmd=a depth=3 depth=4 --engine cmd=b --tc 1",
+                "twice",
+            ),
+            (
+                "--engine cmd=a movetime=86400001 --engine cmd=b --tc 1",
+                "movetime",
+            ),
+        ] {
+            let err = parse(&args(bad)).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
+        }
     }
 
     #[test]
@@ -486,8 +644,8 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(c.games, MAX_GAMES);
-        assert_eq!(c.movetime_ms, Some(MAX_MS));
-        assert_eq!(c.clock.unwrap().inc_ms, MAX_MS);
+        assert_eq!(c.limits.movetime_ms, Some(MAX_MS));
+        assert_eq!(c.limits.clock.unwrap().inc_ms, MAX_MS);
         assert_eq!(c.adjudicate_resign.unwrap().score, MAX_SCORE);
         // An SPRT without --games runs up to the bound.
         let c = parse(&args("--engine cmd=a --engine cmd=b --tc 1 --sprt")).unwrap();

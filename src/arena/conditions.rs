@@ -20,6 +20,9 @@ pub struct Condition {
     /// Its field in the JSON report.
     pub key: &'static str,
     pub value: String,
+    /// What a file written before this setting was recorded implies (the
+    /// setting did not exist then); `None`: such a file cannot be checked.
+    pub implied: Option<&'static str>,
 }
 
 /// The value of a setting that is not given.
@@ -32,16 +35,7 @@ fn opt<T: Display>(v: Option<T>) -> String {
 /// The PGN `TimeControl` value: base+increment in seconds, `-` without a
 /// clock.
 pub fn time_control(cfg: &MatchConfig) -> String {
-    match cfg.clock {
-        Some(c) if c.byoyomi_ms > 0 => format!(
-            "{}+{}+byo{}",
-            c.base_ms as f64 / 1000.0,
-            c.inc_ms as f64 / 1000.0,
-            c.byoyomi_ms as f64 / 1000.0
-        ),
-        Some(c) => format!("{}+{}", c.base_ms as f64 / 1000.0, c.inc_ms as f64 / 1000.0),
-        None => "-".into(),
-    }
+    cfg.limits.clock.map_or_else(|| "-".into(), |c| c.text())
 }
 
 /// The book's size and an FNV-1a hash of its positions and moves: the
@@ -61,6 +55,17 @@ fn book(book: &[Opening]) -> String {
     format!("{} opening{s}, hash {h:016x}", book.len())
 }
 
+/// The JSON fields that differ between the shards of one match: each
+/// shard draws its own openings.
+pub const SEED: &str = "seed";
+pub const OPENING_OFFSET: &str = "opening_offset";
+
+/// What a file that lacks the field `key` implies for it (see
+/// [`Condition::implied`]).
+pub fn implied(key: &str) -> Option<&'static str> {
+    (key == OPENING_OFFSET).then_some("0")
+}
+
 /// The settings of the whole match (the engines are per game: see
 /// [`engine`]).
 pub fn of(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Condition> {
@@ -69,14 +74,17 @@ pub fn of(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Condition> {
         tag,
         key,
         value,
+        implied: None,
     };
     // --timeout bounds only a search that has neither a clock nor a
     // movetime; elsewhere it decides nothing.
-    let timeout = if cfg.clock.is_none() && cfg.movetime_ms.is_none() {
-        cfg.timeout_ms.to_string()
-    } else {
+    let timed = (0..cfg.engines.len()).all(|e| cfg.limits_of(e).timed());
+    let timeout = if timed {
         "unused".into()
+    } else {
+        cfg.timeout_ms.to_string()
     };
+    let limits = &cfg.limits;
     let sprt = cfg.sprt.map(|s| {
         format!(
             "elo0={} elo1={} alpha={} beta={}",
@@ -95,9 +103,14 @@ pub fn of(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Condition> {
     vec![
         c("--rules", "Rules", "rules", cfg.rules.name().to_string()),
         c("--tc", "TimeControl", "time_control", time_control(cfg)),
-        c("--movetime", "MoveTime", "movetime", opt(cfg.movetime_ms)),
-        c("--nodes", "Nodes", "nodes", opt(cfg.nodes)),
-        c("--depth", "Depth", "depth", opt(cfg.depth)),
+        c(
+            "--movetime",
+            "MoveTime",
+            "movetime",
+            opt(limits.movetime_ms),
+        ),
+        c("--nodes", "Nodes", "nodes", opt(limits.nodes)),
+        c("--depth", "Depth", "depth", opt(limits.depth)),
         c(
             "--timemargin",
             "TimeMargin",
@@ -119,6 +132,15 @@ pub fn of(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Condition> {
             cfg.random_plies.to_string(),
         ),
         c("--seed", "Seed", "seed", cfg.seed.to_string()),
+        Condition {
+            implied: Some("0"),
+            ..c(
+                "--opening-offset",
+                "OpeningOffset",
+                OPENING_OFFSET,
+                cfg.opening_offset.to_string(),
+            )
+        },
         c(
             "--adjudicate-draw",
             "AdjudicateDraw",
@@ -135,13 +157,26 @@ pub fn of(cfg: &MatchConfig, openings: &[Opening]) -> Vec<Condition> {
     ]
 }
 
-/// An engine as `--engine` gives it, less its name: `cmd=.. arg=..
-/// option.K=V`, in order. A field with a space, quote or backslash is
-/// quoted, so that no two engines read the same.
+/// An engine as `--engine` gives it, less its name: `cmd=..`, its own
+/// limits (`tc=.. nodes=..`), `arg=.. option.K=V`, in order. A field with
+/// a space, quote or backslash is quoted, so that no two engines read the
+/// same.
 pub fn engine_line(e: &EngineSpec) -> String {
-    let fields = std::iter::once(format!("cmd={}", e.cmd))
-        .chain(e.args.iter().map(|a| format!("arg={a}")))
-        .chain(e.options.iter().map(|(k, v)| format!("option.{k}={v}")));
+    let limits = e.limits.map(|l| l.fields()).unwrap_or_default();
+    line_of(&e.cmd, &limits, &e.args, &e.options)
+}
+
+/// [`engine_line`] from its parts (`limits` as `Limits::fields` gives them).
+pub fn line_of(
+    cmd: &str,
+    limits: &[String],
+    args: &[String],
+    options: &[(String, String)],
+) -> String {
+    let fields = std::iter::once(format!("cmd={cmd}"))
+        .chain(limits.iter().cloned())
+        .chain(args.iter().map(|a| format!("arg={a}")))
+        .chain(options.iter().map(|(k, v)| format!("option.{k}={v}")));
     let quoted: Vec<String> = fields
         .map(|f| {
             if f.contains(|c: char| c.is_whitespace() || c == '"' || c == '\\') {
@@ -161,6 +196,7 @@ pub fn engine(tag: &'static str, e: &EngineSpec) -> Condition {
         tag,
         key: "",
         value: engine_line(e),
+        implied: None,
     }
 }
 
@@ -175,7 +211,7 @@ pub fn check<'a>(
     let mut differ = Vec::new();
     let mut lacks = None;
     for c in expected {
-        match found(c) {
+        match found(c).or(c.implied) {
             Some(was) if was != c.value => differ.push(format!(
                 "{} was {}, now {}",
                 c.flag,
@@ -265,6 +301,7 @@ mod tests {
             name: "x".into(),
             cmd: "/bin/x".into(),
             args: vec![],
+            limits: None,
             options: opts
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -283,7 +320,7 @@ mod tests {
         let pgn = crate::arena::pgn::write_game(&tags, &root, &[], "1-0", "");
         let scan = crate::arena::resume_pgn::scan(pgn.as_bytes()).unwrap();
         assert_eq!(scan.games[0].tag("X"), Some(line.as_str()));
-        let json = crate::arena::json::parse(&crate::arena::json::string(&line)).unwrap();
-        assert_eq!(json.as_str(), Some(line.as_str()));
+        let json: String = serde_json::from_str(&serde_json::to_string(&line).unwrap()).unwrap();
+        assert_eq!(json, line);
     }
 }

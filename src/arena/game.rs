@@ -2,10 +2,11 @@
 //! checks every move with the rules core, and ends the game by the rules,
 //! by adjudication, or against an engine that misbehaves.
 
-use super::cli::MatchConfig;
+use super::cli::{Limits, MatchConfig};
 use super::end::EndKind;
 use super::engine::{EngineProcess, Fault};
 use super::openings::Opening;
+use super::record::MoveStat;
 use crate::board::rules::{count_winner, game_end};
 use crate::board::{move_to_string, parse_move, Color, Move, Notation, Outcome, Position};
 use std::sync::atomic::AtomicBool;
@@ -18,6 +19,8 @@ pub struct Played {
     /// Human-readable detail (the illegal move, the exit status, ...).
     pub detail: String,
     pub moves: Vec<Move>,
+    /// Time and depth of each move the engines played (after the opening).
+    pub stats: Vec<MoveStat>,
 }
 
 /// Scores seen from each engine's side, for adjudication.
@@ -38,24 +41,29 @@ impl ScoreLog {
     }
 }
 
-fn go_line(cfg: &MatchConfig, time: &[u64; 2]) -> String {
+fn go_line(limits: [&Limits; 2], side: Color, time: &[u64; 2]) -> String {
+    let own = limits[side.index()];
     let mut go = String::from("go");
-    if let Some(c) = cfg.clock {
-        go += &format!(
-            " wtime {} btime {} winc {} binc {}",
-            time[0], time[1], c.inc_ms, c.inc_ms
-        );
+    if let Some(c) = own.clock {
+        // A side without a clock (an opponent at fixed nodes) is shown the
+        // mover's own time: UCI has no way to say "none".
+        let shown = |k: usize| match limits[k].clock {
+            Some(o) => (time[k], o.inc_ms),
+            None => (time[side.index()], c.inc_ms),
+        };
+        let ((w, wi), (b, bi)) = (shown(0), shown(1));
+        go += &format!(" wtime {w} btime {b} winc {wi} binc {bi}");
         if c.byoyomi_ms > 0 {
             go += &format!(" byoyomi {}", c.byoyomi_ms);
         }
     }
-    if let Some(mt) = cfg.movetime_ms {
+    if let Some(mt) = own.movetime_ms {
         go += &format!(" movetime {mt}");
     }
-    if let Some(n) = cfg.nodes {
+    if let Some(n) = own.nodes {
         go += &format!(" nodes {n}");
     }
-    if let Some(d) = cfg.depth {
+    if let Some(d) = own.depth {
         go += &format!(" depth {d}");
     }
     go
@@ -64,8 +72,8 @@ fn go_line(cfg: &MatchConfig, time: &[u64; 2]) -> String {
 /// The longest the side to move may think, margin included. The command
 /// line bounds every term, so saturation never bites in practice; it only
 /// keeps a wrapped sum from turning a long limit into a short one.
-fn time_limit(cfg: &MatchConfig, left: u64) -> Duration {
-    let ms = match (cfg.clock, cfg.movetime_ms) {
+fn time_limit(cfg: &MatchConfig, own: &Limits, left: u64) -> Duration {
+    let ms = match (own.clock, own.movetime_ms) {
         (Some(c), _) => left.saturating_add(c.byoyomi_ms),
         (None, Some(mt)) => mt,
         (None, None) => cfg.timeout_ms,
@@ -79,14 +87,31 @@ fn fault(side: Color, kind: EndKind, detail: String, moves: Vec<Move>) -> Played
         kind,
         detail,
         moves,
+        stats: Vec::new(),
     }
 }
 
-/// Plays one game; `engines[0]` plays Cho, `engines[1]` Han.
+/// Plays one game; `engines[0]` plays Cho, `engines[1]` Han, under
+/// `limits` (Cho's, Han's).
 pub fn play(
     cfg: &MatchConfig,
     opening: &Opening,
     engines: [&mut EngineProcess; 2],
+    limits: [&Limits; 2],
+    stop: &AtomicBool,
+) -> Played {
+    let mut stats = Vec::new();
+    let mut p = play_moves(cfg, opening, engines, limits, &mut stats, stop);
+    p.stats = stats;
+    p
+}
+
+fn play_moves(
+    cfg: &MatchConfig,
+    opening: &Opening,
+    engines: [&mut EngineProcess; 2],
+    limits: [&Limits; 2],
+    stats: &mut Vec<MoveStat>,
     stop: &AtomicBool,
 ) -> Played {
     let [cho, han] = engines;
@@ -99,6 +124,7 @@ pub fn play(
                 kind: EndKind::MaxPlies,
                 detail: format!("bad opening FEN: {e}"),
                 moves: Vec::new(),
+                stats: Vec::new(),
             }
         }
     };
@@ -115,8 +141,8 @@ pub fn play(
             return fault(side, EndKind::Crash, e, moves);
         }
     }
-    let base = cfg.clock.map_or(0, |c| c.base_ms);
-    let mut time = [base, base];
+    let base = |c: Color| limits[c.index()].clock.map_or(0, |c| c.base_ms);
+    let mut time = [base(Color::Cho), base(Color::Han)];
     let mut log = ScoreLog::default();
     let mut moves_text = String::new();
     for m in &moves {
@@ -134,6 +160,7 @@ pub fn play(
                     if end.counted { " (count)" } else { "" }
                 ),
                 moves,
+                stats: Vec::new(),
             };
         }
         if moves.len() >= cfg.max_plies {
@@ -147,6 +174,7 @@ pub fn play(
                 kind: EndKind::MaxPlies,
                 detail: format!("{} plies", moves.len()),
                 moves,
+                stats: Vec::new(),
             };
         }
         let side = pos.side_to_move();
@@ -156,8 +184,10 @@ pub fn play(
         } else {
             format!("position fen {} moves{}", opening.fen, moves_text)
         };
-        let limit = time_limit(cfg, time[side.index()]);
-        let answer = match e.search(&position, &go_line(cfg, &time), limit, stop) {
+        let own = limits[side.index()];
+        let limit = time_limit(cfg, own, time[side.index()]);
+        let go = go_line(limits, side, &time);
+        let answer = match e.search(&position, &go, limit, stop) {
             Ok(a) => a,
             Err(Fault::Stopped) => {
                 return Played {
@@ -165,6 +195,7 @@ pub fn play(
                     kind: EndKind::Crash,
                     detail: "stopped".into(),
                     moves,
+                    stats: Vec::new(),
                 }
             }
             Err(Fault::Timeout) => {
@@ -175,8 +206,8 @@ pub fn play(
                 return fault(side, EndKind::Crash, format!("{} {why}", e.name), moves);
             }
         };
-        if let Some(c) = cfg.clock {
-            let used = answer.elapsed.as_millis() as u64;
+        let used = answer.elapsed.as_millis() as u64;
+        if let Some(c) = own.clock {
             let left = &mut time[side.index()];
             // Within the margin an overrun only empties the clock.
             *left = left.saturating_sub(used).saturating_add(c.inc_ms);
@@ -198,6 +229,10 @@ pub fn play(
         };
         pos.make(m);
         moves.push(m);
+        stats.push(MoveStat {
+            ms: used,
+            depth: answer.eval.depth,
+        });
         moves_text.push(' ');
         moves_text.push_str(&move_to_string(m, Notation::Uci));
         log.scores[side.index()].push(answer.eval.score());
@@ -220,6 +255,7 @@ fn adjudicate(cfg: &MatchConfig, log: &ScoreLog, pos: &Position) -> Option<Playe
                     kind: EndKind::AdjudicatedResign,
                     detail: format!("both engines scored {loser:?} at -{} cp or worse", r.score),
                     moves: Vec::new(),
+                    stats: Vec::new(),
                 });
             }
         }
@@ -236,8 +272,50 @@ fn adjudicate(cfg: &MatchConfig, log: &ScoreLog, pos: &Position) -> Option<Playe
                 kind: EndKind::AdjudicatedDraw,
                 detail: format!("both scores within {} cp for {n} moves", d.score),
                 moves: Vec::new(),
+                stats: Vec::new(),
             });
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::cli;
+
+    fn cfg(a: &str) -> MatchConfig {
+        let a: Vec<String> = a.split_whitespace().map(String::from).collect();
+        cli::parse(&a).unwrap()
+    }
+
+    #[test]
+    fn each_side_is_sent_its_own_limits() {
+        // Janggun at 5+0.05 against Fairy-Stockfish at 20+0.2 (issue 21).
+        let c = cfg("--engine cmd=a tc=5+0.05 --engine cmd=b --tc 20+0.2 --timemargin 50");
+        let limits = [c.limits_of(0), c.limits_of(1)];
+        let time = [4000, 19000];
+        let both = "go wtime 4000 btime 19000 winc 50 binc 200";
+        assert_eq!(go_line(limits, Color::Cho, &time), both);
+        assert_eq!(go_line(limits, Color::Han, &time), both);
+        assert_eq!(time_limit(&c, limits[0], 4000), Duration::from_millis(4050));
+        // A side at fixed nodes is sent only its nodes; the side with a
+        // clock sees its own time in place of the clockless side's.
+        let c = cfg("--engine cmd=a nodes=300 --engine cmd=b --tc 2+0.1 --timeout 700");
+        let limits = [c.limits_of(0), c.limits_of(1)];
+        let time = [0, 1500];
+        assert_eq!(go_line(limits, Color::Cho, &time), "go nodes 300");
+        assert_eq!(
+            go_line(limits, Color::Han, &time),
+            "go wtime 1500 btime 1500 winc 100 binc 100"
+        );
+        assert_eq!(time_limit(&c, limits[0], 0), Duration::from_millis(800));
+        // The match's own limits, for both, as before.
+        let c = cfg("--engine cmd=a --engine cmd=b --tc 1+0.01 --depth 9");
+        let limits = [c.limits_of(0), c.limits_of(1)];
+        assert_eq!(
+            go_line(limits, Color::Han, &[900, 800]),
+            "go wtime 900 btime 800 winc 10 binc 10 depth 9"
+        );
+    }
 }

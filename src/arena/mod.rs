@@ -8,11 +8,14 @@ pub mod conditions;
 pub mod end;
 pub mod engine;
 pub mod game;
-pub mod json;
+pub mod html;
+pub mod merge;
 pub mod openings;
+pub mod out;
 pub mod output;
 pub mod pgn;
 pub mod record;
+pub mod report;
 pub mod resume;
 pub mod resume_pgn;
 pub mod spsa;
@@ -49,11 +52,17 @@ fn install_handler() {
     });
 }
 
-/// The `match` subcommand: parses its arguments and runs the match.
+/// The `match` subcommand: parses its arguments and runs the match, or
+/// merges shards (`match merge`), or draws a report (`match report`).
 pub fn main(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{}", cli::USAGE);
+        out::line(cli::USAGE);
         return Ok(());
+    }
+    match args.first().map(String::as_str) {
+        Some("merge") => return merge::main(&args[1..]),
+        Some("report") => return html::main(&args[1..]),
+        _ => {}
     }
     let cfg = cli::parse(args)?;
     run(&cfg).map(|_| ())
@@ -121,12 +130,13 @@ fn worker(
                 }
             }
         }
-        let opening = openings::for_pair(book, slot.pair, cfg.seed, cfg.random_plies, cfg.rules);
+        let opening = openings::for_match(book, cfg, slot.pair);
         let (Some(mut a), Some(mut b)) = (engines.remove(&slot.cho), engines.remove(&slot.han))
         else {
             return;
         };
-        let played = game::play(cfg, &opening, [&mut a, &mut b], stop);
+        let limits = [cfg.limits_of(slot.cho), cfg.limits_of(slot.han)];
+        let played = game::play(cfg, &opening, [&mut a, &mut b], limits, stop);
         engines.insert(slot.cho, a);
         engines.insert(slot.han, b);
         let Some(outcome) = played.outcome else {
@@ -136,6 +146,8 @@ fn worker(
             slot,
             fen: opening.fen,
             moves: played.moves,
+            book_plies: opening.moves.len(),
+            stats: played.stats,
             outcome,
             kind: played.kind,
             detail: played.detail,
@@ -152,22 +164,8 @@ fn worker(
 }
 
 fn sprt_report(cfg: &MatchConfig, t: &record::Totals) -> Option<output::SprtReport> {
-    let s = cfg.sprt?;
-    let llr = stats::llr_normalized(s.elo0, s.elo1, &t.engines[0].penta);
-    let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
-    let state = if llr >= upper {
-        "H1 accepted"
-    } else if llr <= lower {
-        "H0 accepted"
-    } else {
-        "continue"
-    };
-    Some(output::SprtReport {
-        llr,
-        lower,
-        upper,
-        state,
-    })
+    cfg.sprt
+        .map(|s| output::sprt_report(&s, &t.engines[0].penta))
 }
 
 fn write_json(
@@ -181,14 +179,9 @@ fn write_json(
         return Ok(());
     };
     let t = record::totals(cfg.engines.len(), records);
-    let sprt = sprt_report(cfg, &t);
     let list: Vec<&Record> = records.values().collect();
-    let text = output::report_json(cfg, cond, &t, &list, planned, sprt.as_ref(), interrupted);
-    // Write aside and rename, so that an interruption never leaves half a file.
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    let r = output::report(cfg, cond, &t, &list, planned, interrupted);
+    report::write(path, &r)
 }
 
 /// CPU seconds of the runner itself (its threads included) and of the
@@ -270,10 +263,10 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         check_engines(cfg)?;
     }
     if let (Some(line), Some(p), false) = (resumed.dropped_at, &cfg.pgn, cfg.quiet) {
-        println!(
+        out::line(&format!(
             "resume: {}: the game cut short at line {line} is dropped and will be played again",
             p.display()
-        );
+        ));
     }
     let mut pgn_file = match &cfg.pgn {
         Some(p) => Some(open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))?),
@@ -282,11 +275,18 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     let progress = !cfg.quiet && std::io::stderr().is_terminal();
     let date = today();
     if !records.is_empty() && !cfg.quiet {
-        println!(
+        out::line(&format!(
             "resumed: {} games already played, {} to go",
             records.len(),
             pending.len()
-        );
+        ));
+    }
+    if cfg.deterministic() && cfg.random_plies == 0 && total / 2 > book.len() && !cfg.quiet {
+        out::line(&format!(
+            "note: at fixed nodes or depth without --random-plies, pairs past the {} \
+             openings replay earlier games move for move",
+            book.len()
+        ));
     }
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
@@ -303,7 +303,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         }
         drop(tx);
         loop {
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if INTERRUPTED.load(Ordering::SeqCst) || out::closed() {
                 stop.store(true, Ordering::SeqCst);
             }
             let msg = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -329,13 +329,15 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             records.insert(index, rec);
             let t = record::totals(cfg.engines.len(), &records);
             if progress {
-                eprint!("\r\x1b[K");
+                out::progress("\r\x1b[K");
             }
             if !cfg.quiet {
-                println!(
-                    "{}",
-                    output::game_line(cfg, &records[&index], records.len(), total)
-                );
+                out::line(&output::game_line(
+                    cfg,
+                    &records[&index],
+                    records.len(),
+                    total,
+                ));
             }
             let sprt = sprt_report(cfg, &t);
             if let Some(s) = &sprt {
@@ -350,33 +352,33 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             if progress {
                 let line =
                     output::progress(cfg, &t, total, sprt.map(|s| (s.llr, s.lower, s.upper)));
-                eprint!("{line}");
+                out::progress(&line);
             }
         }
         if progress {
-            eprint!("\r\x1b[K");
+            out::progress("\r\x1b[K");
         }
         Ok(())
     })?;
-    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    // A match that stopped short for any reason but its SPRT's decision
+    // is unfinished: `match merge` must not take it for a whole shard.
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst) || out::closed() || fatal.is_some();
     let t = record::totals(cfg.engines.len(), &records);
-    println!("{}", output::table(cfg, &t));
+    let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
+    out::line(output::table(&names, &t).trim_end());
     if let (Some(s), Some(spec)) = (sprt_report(cfg, &t), cfg.sprt) {
-        println!(
-            "SPRT (normalized Elo) elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}",
-            spec.elo0, spec.elo1, spec.alpha, spec.beta, s.llr, s.lower, s.upper, s.state
-        );
+        out::line(&output::sprt_line(&spec, &s));
     }
     if !cfg.quiet {
         if let Some(cpu) = cpu_report() {
-            println!("{cpu}");
+            out::line(&cpu);
         }
     }
-    if interrupted {
-        println!(
+    if interrupted && fatal.is_none() {
+        out::line(&format!(
             "interrupted after {} of {total} games; continue with --resume",
             records.len()
-        );
+        ));
     }
     write_json(cfg, &cond, &records, total, interrupted)?;
     if let Some(e) = fatal {

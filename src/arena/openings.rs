@@ -206,6 +206,13 @@ fn parse_gib(text: &str, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, S
     Ok(out)
 }
 
+/// The opening of game pair `pair` of the match `cfg`: the pair its
+/// `--opening-offset` shifts it to.
+pub fn for_match(book: &[Opening], cfg: &super::MatchConfig, pair: usize) -> Opening {
+    let pair = cfg.opening_offset.saturating_add(pair);
+    for_pair(book, pair, cfg.seed, cfg.random_plies, cfg.rules)
+}
+
 /// The opening of game pair `pair`: the book entry in a seed-shuffled order,
 /// then `random_plies` random moves, all fixed by (seed, pair) alone so a
 /// resumed match replays the same openings.
@@ -279,6 +286,55 @@ mod tests {
         assert_eq!(a.moves.len(), 6);
         assert_eq!((a.fen.clone(), a.moves.clone()), (b.fen, b.moves));
         assert!(a.moves != c.moves || a.fen != c.fen);
+    }
+
+    #[test]
+    fn shards_draw_other_openings() {
+        use std::collections::HashMap;
+        let book = default_openings();
+        let key = |o: &Opening| (o.fen.clone(), o.moves.clone());
+        // Other seeds, random plies: no opening dealt to two seeds.
+        let mut owner = HashMap::new();
+        for seed in 1..=24u64 {
+            for pair in 0..40 {
+                let o = for_pair(&book, pair, seed, 6, RuleSet::Janggi);
+                if let Some(other) = owner.insert(key(&o), seed) {
+                    assert_eq!(other, seed, "seeds {other} and {seed} share an opening");
+                }
+            }
+        }
+        // One seed, offsets k * 5: shard k plays pairs 5k..5k+5 of the
+        // long match, with or without random plies.
+        for plies in [0, 4] {
+            let mut a: Vec<&str> = vec!["--engine", "cmd=a", "--engine", "cmd=b", "--nodes", "1"];
+            let p = plies.to_string();
+            a.extend(["--random-plies", &p, "--seed", "9"]);
+            let args = |extra: &[&str]| {
+                let mut v: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+                v.extend(extra.iter().map(|s| s.to_string()));
+                crate::arena::cli::parse(&v).unwrap()
+            };
+            let whole = args(&[]);
+            for k in 0..4usize {
+                let off = (5 * k).to_string();
+                let shard = args(&["--opening-offset", &off]);
+                for pair in 0..5 {
+                    let o = for_match(&book, &shard, pair);
+                    let w = for_match(&book, &whole, 5 * k + pair);
+                    assert_eq!(key(&o), key(&w));
+                }
+            }
+        }
+        // Without random plies or an offset, two seeds only reorder the
+        // 16 setups: why shards at fixed nodes need one or the other.
+        let firsts = |seed| -> Vec<String> {
+            let mut v: Vec<String> = (0..16)
+                .map(|p| for_pair(&book, p, seed, 0, RuleSet::Janggi).fen)
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(firsts(1), firsts(2));
     }
 
     #[test]

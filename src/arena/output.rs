@@ -1,13 +1,16 @@
 //! What the runner prints and writes: a line per game, the progress line,
 //! the final tables, the PGN of each game and the JSON report.
 
-use super::cli::MatchConfig;
+use super::cli::{EngineSpec, MatchConfig, SprtSpec};
 use super::conditions::{engine, Condition};
 use super::end::EndKind;
-use super::json::{self, Obj};
 use super::pgn;
-use super::record::{Record, Totals};
-use super::stats::{self, Summary};
+use super::record::{EngineTotals, Record, Totals};
+use super::report::{
+    self, finite, Conditions, EngineEntry, Fields, GameEntry, OptionEntry, Report, SprtEntry,
+    SummaryEntry,
+};
+use super::stats::{self, Penta, Summary};
 use crate::board::{move_to_string, Notation, Position};
 use std::fmt::Write as _;
 
@@ -82,14 +85,10 @@ pub fn progress(
     s
 }
 
-pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
-    let w = cfg
-        .engines
-        .iter()
-        .map(|e| e.name.len())
-        .max()
-        .unwrap_or(6)
-        .max(6);
+/// The final table: a line per engine (`names`, in the totals' order),
+/// the pentanomial of a two-engine match and the end reasons.
+pub fn table(names: &[&str], t: &Totals) -> String {
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
     let mut s = format!(
         "{:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>18} {:>7} {:>7} {:>7} {:>5} {:>5} {:>7}\n",
         "engine",
@@ -106,7 +105,7 @@ pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
         "time",
         "nomove"
     );
-    for (i, e) in cfg.engines.iter().enumerate() {
+    for (i, name) in names.iter().enumerate() {
         let et = &t.engines[i];
         let sum = stats::summarize(&et.penta);
         let score = if et.games() > 0 {
@@ -117,7 +116,7 @@ pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
         let _ = writeln!(
             s,
             "{:<w$} {:>6} {:>5} {:>5} {:>5} {:>7} {:>18} {:>7} {:>7} {:>7} {:>5} {:>5} {:>7}",
-            e.name,
+            name,
             et.games(),
             et.wins,
             et.draws,
@@ -132,11 +131,11 @@ pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
             et.no_move
         );
     }
-    if cfg.engines.len() == 2 {
+    if names.len() == 2 {
         let _ = writeln!(
             s,
             "pentanomial (LL LD WL+DD WD WW) for {}: {:?}",
-            cfg.engines[0].name, t.engines[0].penta
+            names[0], t.engines[0].penta
         );
     }
     s.push_str("end reasons:");
@@ -178,6 +177,15 @@ pub fn pgn_game(cfg: &MatchConfig, cond: &[Condition], r: &Record, date: &str) -
     if !r.detail.is_empty() {
         tags.push(("EndDetail", r.detail.clone()));
     }
+    // cutechess's tags for a side with a clock of its own.
+    for (tag, e) in [
+        ("WhiteTimeControl", r.slot.cho),
+        ("BlackTimeControl", r.slot.han),
+    ] {
+        if let Some(c) = cfg.engines[e].limits.and_then(|l| l.clock) {
+            tags.push((tag, c.text()));
+        }
+    }
     let players = [
         engine("WhiteEngine", &cfg.engines[r.slot.cho]),
         engine("BlackEngine", &cfg.engines[r.slot.han]),
@@ -190,29 +198,30 @@ pub fn pgn_game(cfg: &MatchConfig, cond: &[Condition], r: &Record, date: &str) -
     pgn::write_game(&tags, &root, &r.moves, result, &r.detail)
 }
 
-pub fn record_json(cfg: &MatchConfig, r: &Record) -> String {
+/// One game as the JSON report lists it.
+pub fn game_entry(cfg: &MatchConfig, r: &Record) -> GameEntry {
     let moves: Vec<String> = r
         .moves
         .iter()
         .map(|m| move_to_string(*m, Notation::Uci))
         .collect();
-    let o = Obj::new()
-        .int("game", r.slot.index as u64 + 1)
-        .int("pairing", r.slot.pairing as u64)
-        .int("pair", r.slot.pair as u64)
-        .str("cho", &cfg.engines[r.slot.cho].name)
-        .str("han", &cfg.engines[r.slot.han].name)
-        .str("fen", &r.fen)
-        .str("moves", &moves.join(" "))
-        .int("plies", r.moves.len() as u64)
-        .str("result", r.outcome.result_string())
-        .str("end", r.kind.name())
-        .str("termination", r.kind.termination())
-        .str("detail", &r.detail);
-    o.render(4)
-        .replace("\n    ", " ")
-        .replace("\n  ", " ")
-        .replace('\n', " ")
+    GameEntry {
+        game: r.slot.index as u64 + 1,
+        pairing: r.slot.pairing as u64,
+        pair: r.slot.pair as u64,
+        cho: cfg.engines[r.slot.cho].name.clone(),
+        han: cfg.engines[r.slot.han].name.clone(),
+        fen: r.fen.clone(),
+        moves: moves.join(" "),
+        plies: r.moves.len() as u64,
+        result: r.outcome.result_string().into(),
+        end: r.kind.name().into(),
+        termination: r.kind.termination().into(),
+        detail: r.detail.clone(),
+        book_plies: Some(r.book_plies as u64),
+        time_ms: r.stats.iter().map(|s| s.ms).collect(),
+        depth: r.stats.iter().map(|s| s.depth).collect(),
+    }
 }
 
 pub struct SprtReport {
@@ -222,87 +231,131 @@ pub struct SprtReport {
     pub state: &'static str,
 }
 
+/// The SPRT of the first engine's pentanomial, with the runner's words
+/// for where it stands.
+pub fn sprt_report(s: &SprtSpec, penta: &Penta) -> SprtReport {
+    let llr = stats::llr_normalized(s.elo0, s.elo1, penta);
+    let (lower, upper) = stats::sprt_bounds(s.alpha, s.beta);
+    let state = if llr >= upper {
+        "H1 accepted"
+    } else if llr <= lower {
+        "H0 accepted"
+    } else {
+        "continue"
+    };
+    SprtReport {
+        llr,
+        lower,
+        upper,
+        state,
+    }
+}
+
+/// The line printed under the table.
+pub fn sprt_line(spec: &SprtSpec, s: &SprtReport) -> String {
+    format!(
+        "SPRT (normalized Elo) elo0={} elo1={} alpha={} beta={}: LLR {:.2} ({:.2}, {:.2}) {}",
+        spec.elo0, spec.elo1, spec.alpha, spec.beta, s.llr, s.lower, s.upper, s.state
+    )
+}
+
+pub fn sprt_entry(spec: &SprtSpec, s: &SprtReport) -> SprtEntry {
+    SprtEntry {
+        elo0: spec.elo0,
+        elo1: spec.elo1,
+        alpha: spec.alpha,
+        beta: spec.beta,
+        model: "normalized".into(),
+        llr: s.llr,
+        lower_bound: s.lower,
+        upper_bound: s.upper,
+        state: s.state.into(),
+    }
+}
+
+/// An engine's line of the report: who it is and its totals.
+pub fn engine_entry(e: &EngineSpec, et: &EngineTotals) -> EngineEntry {
+    EngineEntry {
+        name: e.name.clone(),
+        cmd: e.cmd.clone(),
+        args: Some(e.args.clone()),
+        options: Some(
+            e.options
+                .iter()
+                .map(|(k, v)| OptionEntry {
+                    name: k.clone(),
+                    value: v.clone(),
+                })
+                .collect(),
+        ),
+        limits: e.limits.map(|l| l.fields().join(" ")),
+        games: et.games(),
+        wins: et.wins,
+        draws: et.draws,
+        losses: et.losses,
+        points: et.points(),
+        pentanomial: et.penta,
+        illegal_moves: et.illegal,
+        crashes: et.crashes,
+        time_losses: et.time_losses,
+        no_move: et.no_move,
+        summary: stats::summarize(&et.penta).map(|s| SummaryEntry {
+            score: finite(s.score),
+            elo: finite(s.elo),
+            elo_error95: finite(s.elo_error),
+            nelo: finite(s.nelo),
+            nelo_error95: finite(s.nelo_error),
+            los: finite(s.los),
+        }),
+    }
+}
+
+/// A count for every end reason, in the summary's order.
+pub fn end_reasons(t: &Totals) -> Fields<u64> {
+    Fields(
+        EndKind::all()
+            .map(|k| {
+                (
+                    k.name().to_string(),
+                    t.reasons.get(&k).copied().unwrap_or(0),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// The JSON report; `cond` (from `conditions::of`) are top-level fields.
-pub fn report_json(
+pub fn report(
     cfg: &MatchConfig,
     cond: &[Condition],
     t: &Totals,
     records: &[&Record],
     planned: usize,
-    sprt: Option<&SprtReport>,
     interrupted: bool,
-) -> String {
-    let engines: Vec<String> = cfg
-        .engines
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let et = &t.engines[i];
-            let args: Vec<String> = e.args.iter().map(|a| json::string(a)).collect();
-            let options: Vec<String> = e
-                .options
-                .iter()
-                .map(|(k, v)| Obj::new().str("name", k).str("value", v).render(0))
-                .map(|o| o.replace("\n ", "").replace('\n', " "))
-                .collect();
-            let mut o = Obj::new()
-                .str("name", &e.name)
-                .str("cmd", &e.cmd)
-                .raw("args", json::array(&args, 6))
-                .raw("options", json::array(&options, 6))
-                .int("games", et.games())
-                .int("wins", et.wins)
-                .int("draws", et.draws)
-                .int("losses", et.losses)
-                .num("points", et.points())
-                .raw("pentanomial", format!("{:?}", et.penta))
-                .int("illegal_moves", et.illegal)
-                .int("crashes", et.crashes)
-                .int("time_losses", et.time_losses)
-                .int("no_move", et.no_move);
-            if let Some(s) = stats::summarize(&et.penta) {
-                o = o
-                    .num("score", s.score)
-                    .num("elo", s.elo)
-                    .num("elo_error95", s.elo_error)
-                    .num("nelo", s.nelo)
-                    .num("nelo_error95", s.nelo_error)
-                    .num("los", s.los);
-            }
-            o.render(4)
-        })
-        .collect();
-    let mut reasons = Obj::new();
-    for k in EndKind::all() {
-        reasons = reasons.int(k.name(), t.reasons.get(&k).copied().unwrap_or(0));
+) -> Report {
+    let sprt = cfg.sprt.map(|spec| {
+        let s = sprt_report(&spec, &t.engines[0].penta);
+        sprt_entry(&spec, &s)
+    });
+    Report {
+        version: report::VERSION,
+        conditions: Conditions(Fields(
+            cond.iter()
+                .map(|c| (c.key.to_string(), c.value.clone()))
+                .collect(),
+        )),
+        games_planned: planned as u64,
+        games_played: t.games,
+        interrupted,
+        engines: cfg
+            .engines
+            .iter()
+            .zip(&t.engines)
+            .map(|(e, et)| engine_entry(e, et))
+            .collect(),
+        end_reasons: end_reasons(t),
+        sprt,
+        shards: None,
+        games: records.iter().map(|r| game_entry(cfg, r)).collect(),
     }
-    let games: Vec<String> = records.iter().map(|r| record_json(cfg, r)).collect();
-    let mut o = Obj::new();
-    for c in cond {
-        o = o.str(c.key, &c.value);
-    }
-    o = o
-        .int("games_planned", planned as u64)
-        .int("games_played", t.games)
-        .raw("interrupted", interrupted.to_string())
-        .raw("engines", json::array(&engines, 2))
-        .raw("end_reasons", reasons.render(2));
-    if let (Some(s), Some(spec)) = (sprt, cfg.sprt) {
-        o = o.raw(
-            "sprt",
-            Obj::new()
-                .num("elo0", spec.elo0)
-                .num("elo1", spec.elo1)
-                .num("alpha", spec.alpha)
-                .num("beta", spec.beta)
-                .str("model", "normalized")
-                .num("llr", s.llr)
-                .num("lower_bound", s.lower)
-                .num("upper_bound", s.upper)
-                .str("state", s.state)
-                .render(2),
-        );
-    }
-    o = o.raw("games", json::array(&games, 2));
-    o.render(0) + "\n"
 }

@@ -63,11 +63,26 @@ impl Schedule {
     }
 }
 
+/// What an engine spent on one move, for the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveStat {
+    /// Milliseconds from `go` to `bestmove`, as the runner's clock saw them.
+    pub ms: u64,
+    /// The depth of the engine's last exact score (0 when it gave none).
+    pub depth: u32,
+}
+
 #[derive(Clone, Debug)]
 pub struct Record {
     pub slot: Slot,
     pub fen: String,
+    /// Every move from `fen`, the opening's first.
     pub moves: Vec<Move>,
+    /// How many of `moves` the opening dealt.
+    pub book_plies: usize,
+    /// One per move after the opening, when the runner saw them played
+    /// (a game taken back from a PGN has none).
+    pub stats: Vec<MoveStat>,
     pub outcome: Outcome,
     pub kind: EndKind,
     pub detail: String,

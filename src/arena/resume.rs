@@ -7,12 +7,12 @@
 //! inside its last game (all an interruption can do to it) loses that
 //! game; anything else unreadable refuses the resume.
 
-use super::cli::{EngineSpec, MatchConfig};
+use super::cli::MatchConfig;
 use super::conditions::{self, Condition};
 use super::end::EndKind;
-use super::json::{self, Value};
 use super::openings::{self, Opening};
-use super::record::{Record, Schedule};
+use super::record::{MoveStat, Record, Schedule};
+use super::report::{self, EngineEntry, GameEntry};
 use super::resume_pgn::{self, WrittenGame};
 use crate::board::rules::game_end;
 use crate::board::{from_san, parse_move, Color, Move, Notation, Outcome, Position};
@@ -40,6 +40,7 @@ struct Claim<'a> {
     detail: &'a str,
     root: Position,
     moves: Vec<Move>,
+    stats: Vec<MoveStat>,
 }
 
 fn outcome_of(result: &str) -> Result<Outcome, String> {
@@ -114,8 +115,7 @@ impl Resume<'_> {
         let kind = EndKind::from_name(c.end)
             .ok_or_else(|| format!("game {n}: unknown end '{}'", c.end))?;
         let outcome = outcome_of(c.result)?;
-        let opening =
-            openings::for_pair(self.book, slot.pair, cfg.seed, cfg.random_plies, cfg.rules);
+        let opening = openings::for_match(self.book, cfg, slot.pair);
         let same_root = openings::read_fen(&opening.fen, cfg.rules)
             .is_ok_and(|p| p.to_fen() == c.root.to_fen());
         if !same_root || !c.moves.starts_with(&opening.moves) {
@@ -129,9 +129,19 @@ impl Resume<'_> {
             pos.make(m);
         }
         check_end(kind, outcome, &pos).map_err(|e| format!("game {n}: {e}"))?;
+        // Times and depths belong to the moves after the opening; a list of
+        // another length is not this game's.
+        let engine_plies = c.moves.len() - opening.moves.len();
+        let stats = if c.stats.len() == engine_plies {
+            c.stats
+        } else {
+            Vec::new()
+        };
         Ok(Record {
             slot,
             fen: opening.fen,
+            book_plies: opening.moves.len(),
+            stats,
             moves: c.moves,
             outcome,
             kind,
@@ -175,6 +185,7 @@ impl Resume<'_> {
             detail: g.tag("EndDetail").unwrap_or(""),
             root,
             moves,
+            stats: Vec::new(),
         })?;
         let engines = &self.cfg.engines;
         let players = [
@@ -201,42 +212,38 @@ impl Resume<'_> {
         })
     }
 
-    fn json_game(&self, g: &Value) -> Result<Record, String> {
-        let text = |k: &str| {
-            g.get(k)
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("no \"{k}\" text"))
-        };
-        // Exactly representable in f64, far beyond any game or ply count.
-        let whole = |k: &str| {
-            g.get(k)
-                .and_then(Value::as_f64)
-                .filter(|x| x.fract() == 0.0 && (0.0..=1e15).contains(x))
-                .map(|x| x as usize)
-                .ok_or_else(|| format!("\"{k}\" is not a whole number"))
-        };
-        let number = whole("game")?;
-        let root = openings::read_fen(text("fen")?, self.cfg.rules)?;
+    fn json_game(&self, g: &GameEntry) -> Result<Record, String> {
+        let root = openings::read_fen(&g.fen, self.cfg.rules)?;
         let mut pos = root.clone();
         let mut moves = Vec::new();
-        for (k, t) in text("moves")?.split_whitespace().enumerate() {
+        for (k, t) in g.moves.split_whitespace().enumerate() {
             let m =
                 parse_move(&pos, t, Notation::Uci).map_err(|e| format!("ply {}: {e}", k + 1))?;
             pos.make(m);
             moves.push(m);
         }
-        if whole("plies")? != moves.len() {
+        if g.plies != moves.len() as u64 {
             return Err(format!("\"plies\" is not its {} moves", moves.len()));
         }
+        if g.time_ms.len() != g.depth.len() {
+            return Err("\"time_ms\" and \"depth\" differ in length".into());
+        }
+        let stats = g
+            .time_ms
+            .iter()
+            .zip(&g.depth)
+            .map(|(&ms, &depth)| MoveStat { ms, depth })
+            .collect();
         self.believe(Claim {
-            number,
-            cho: text("cho")?,
-            han: text("han")?,
-            result: text("result")?,
-            end: text("end")?,
-            detail: g.get("detail").and_then(Value::as_str).unwrap_or(""),
+            number: usize::try_from(g.game).map_err(|_| "\"game\" is out of range")?,
+            cho: &g.cho,
+            han: &g.han,
+            result: &g.result,
+            end: &g.end,
+            detail: &g.detail,
             root,
             moves,
+            stats,
         })
     }
 
@@ -244,36 +251,24 @@ impl Resume<'_> {
         let at = |e: &str| format!("{}: {e}", path.display());
         // The report is written whole (aside, then renamed), so unlike the
         // PGN it is never cut: it is there and whole, or not there yet.
-        let Some(bytes) = read(path)? else {
+        let Some(v) = report::read(path)? else {
             return Ok(Resumed::default());
         };
-        let text =
-            String::from_utf8(bytes).map_err(|_| at("JSON report expected, not UTF-8 text"))?;
-        let v = json::parse(&text).map_err(|e| at(&e))?;
-        let not_ours = |k: &str| at(&format!("no \"{k}\": not a JSON report of janggun match"));
-        v.get("rules")
-            .and_then(Value::as_str)
-            .ok_or_else(|| not_ours("rules"))?;
-        let games = v
-            .get("games")
-            .and_then(Value::as_arr)
-            .ok_or_else(|| not_ours("games"))?;
         let no_field = |c: &Condition| format!("no \"{}\"", c.key);
-        conditions::check(self.cond, |c| field(&v, c.key), no_field).map_err(|e| at(&e))?;
+        conditions::check(self.cond, |c| v.condition(c.key), no_field).map_err(|e| at(&e))?;
         // The report lists its engines once, for all games: each one this
         // match has must be the same engine (its games are checked against
         // the schedule by name).
-        let listed = v.get("engines").and_then(Value::as_arr).unwrap_or(&[]);
         for e in &self.cfg.engines {
-            let Some(entry) = listed.iter().find(|x| field(x, "name") == Some(&e.name)) else {
+            let Some(entry) = v.engines.iter().find(|x| x.name == e.name) else {
                 continue;
             };
-            let was = engine_entry(entry).map(|spec| conditions::engine_line(&spec));
+            let was = engine_line(entry);
             let expected = [conditions::engine("", e)];
             let missing = |_: &Condition| format!("engine {}: no \"args\" or \"options\"", e.name);
             conditions::check(&expected, |_| was.as_deref(), missing).map_err(|e| at(&e))?;
         }
-        for (k, g) in games.iter().enumerate() {
+        for (k, g) in v.games.iter().enumerate() {
             let rec = self
                 .json_game(g)
                 .map_err(|e| at(&format!("games[{k}]: {e}")))?;
@@ -286,30 +281,29 @@ impl Resume<'_> {
     }
 }
 
-/// A text field of a JSON object.
-fn field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
-    v.get(key).and_then(Value::as_str)
-}
-
-/// An engine as the JSON report lists it; `None` without its arguments
-/// and options (a report from before they were written) or with anything
-/// not text among them.
-fn engine_entry(v: &Value) -> Option<EngineSpec> {
-    let text = |v: &Value, k: &str| field(v, k).map(String::from);
-    let args = v.get("args")?.as_arr()?;
-    let options = v.get("options")?.as_arr()?;
-    Some(EngineSpec {
-        name: text(v, "name")?,
-        cmd: text(v, "cmd")?,
-        args: args
-            .iter()
-            .map(|a| a.as_str().map(String::from))
-            .collect::<Option<_>>()?,
-        options: options
-            .iter()
-            .map(|o| Some((text(o, "name")?, text(o, "value")?)))
-            .collect::<Option<_>>()?,
-    })
+/// The `--engine` line of an engine as the JSON report lists it (see
+/// `conditions::engine_line`); `None` without its arguments and options
+/// (a report from before they were written).
+pub fn engine_line(v: &EngineEntry) -> Option<String> {
+    let options: Vec<(String, String)> = v
+        .options
+        .as_ref()?
+        .iter()
+        .map(|o| (o.name.clone(), o.value.clone()))
+        .collect();
+    let limits: Vec<String> = v
+        .limits
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    Some(conditions::line_of(
+        &v.cmd,
+        &limits,
+        v.args.as_ref()?,
+        &options,
+    ))
 }
 
 /// Takes the games back from the match's PGN, or without one its JSON,

@@ -1,0 +1,607 @@
+//! `janggun match merge OUT.json IN.json...`: the shards of one match,
+//! played apart (other seeds or opening offsets, other machines), made one
+//! report. Nothing is summed on trust: each shard's totals are recounted
+//! from its games and must be what it says, and the merged statistics are
+//! computed from all the game pairs by the runner's own code, so they are
+//! what one run with those pairs reports.
+
+use super::cli::{self, SprtSpec};
+use super::conditions::{self, OPENING_OFFSET, SEED};
+use super::end::EndKind;
+use super::out;
+use super::output::{self, SprtReport};
+use super::record::{self, Record, Slot, Totals};
+use super::report::{self, GameEntry, Report, ShardEntry};
+use super::resume;
+use super::resume_pgn;
+use crate::board::{Color, Outcome};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+pub const USAGE: &str = "usage: janggun match merge OUT.json IN.json... \
+                         [--sprt elo0=E0 elo1=E1 alpha=A beta=B] [--pgn OUT.pgn] [--quiet]";
+
+/// One input: a shard, or a report merged before.
+struct Input {
+    path: PathBuf,
+    report: Report,
+    /// (seed, opening offset) of each shard it holds.
+    keys: Vec<(String, String)>,
+}
+
+/// The shards made one.
+pub struct Merged {
+    pub report: Report,
+    pub totals: Totals,
+    pub names: Vec<String>,
+    pub sprt: Option<(SprtSpec, SprtReport)>,
+    /// The inputs in the order their games were taken (seed order), with
+    /// their numbers of games.
+    pub files: Vec<(PathBuf, u64)>,
+}
+
+fn shown(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Numbers sort as numbers, so that seed 10 comes after seed 9.
+fn sort_key(k: &(String, String)) -> (u64, String, u64, String) {
+    let n = |s: &str| s.parse::<u64>().unwrap_or(u64::MAX);
+    (n(&k.0), k.0.clone(), n(&k.1), k.1.clone())
+}
+
+fn keys_of(r: &Report) -> Vec<(String, String)> {
+    match &r.shards {
+        Some(list) => list
+            .iter()
+            .map(|s| (s.seed.clone(), s.opening_offset.clone()))
+            .collect(),
+        None => vec![(
+            r.condition(SEED).unwrap_or("").to_string(),
+            r.condition(OPENING_OFFSET)
+                .or(conditions::implied(OPENING_OFFSET))
+                .unwrap_or("")
+                .to_string(),
+        )],
+    }
+}
+
+/// Reads one input; `whole`: it must be a finished shard.
+fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
+    let report = report::read(path)?.ok_or_else(|| format!("{}: no such file", shown(path)))?;
+    let at = |e: String| format!("{}: {e}", shown(path));
+    let r = &report;
+    if r.interrupted && whole {
+        return Err(at(format!(
+            "interrupted after {} of {} games: finish it with --resume, or leave it out",
+            r.games_played, r.games_planned
+        )));
+    }
+    if r.games.len() as u64 != r.games_played {
+        return Err(at(format!(
+            "\"games_played\" is {} but {} games are listed",
+            r.games_played,
+            r.games.len()
+        )));
+    }
+    let decided = r.sprt.as_ref().is_some_and(|s| s.state != "continue");
+    if r.games_played < r.games_planned && !decided && whole {
+        return Err(at(format!(
+            "{} of {} games played and no SPRT decision: an unfinished shard",
+            r.games_played, r.games_planned
+        )));
+    }
+    if r.condition(SEED).is_none() {
+        return Err(at("no \"seed\": written by an older janggun match".into()));
+    }
+    let keys = keys_of(r);
+    Ok(Input {
+        path: path.to_path_buf(),
+        report,
+        keys,
+    })
+}
+
+/// Whether no search of the match is bounded by time, read from the
+/// report: then games from the same opening are the same games.
+fn deterministic(r: &Report) -> bool {
+    let cond = |k: &str| r.condition(k).unwrap_or("none");
+    let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
+    let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
+    r.engines.iter().all(|e| match e.limits.as_deref() {
+        Some(l) => !l.contains("tc=") && !l.contains("movetime="),
+        None => !match_timed && match_bounded,
+    })
+}
+
+/// The inputs must be shards of one match: the same conditions but for
+/// the seed and opening offset, and the same engines.
+fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
+    let (a, b) = (&first.report, &other.report);
+    let at = |e: String| format!("{}: {e}", shown(&other.path));
+    let keys: Vec<&String> = {
+        let mut k: Vec<&String> = a.conditions.0 .0.iter().map(|(k, _)| k).collect();
+        for (key, _) in &b.conditions.0 .0 {
+            if !k.contains(&key) {
+                k.push(key);
+            }
+        }
+        k
+    };
+    for key in keys {
+        if key == SEED || key == OPENING_OFFSET {
+            continue;
+        }
+        let value = |r: &Report| {
+            r.condition(key)
+                .or(conditions::implied(key))
+                .map(String::from)
+        };
+        let (va, vb) = (value(a), value(b));
+        if va != vb {
+            let v = |x: Option<String>| x.unwrap_or_else(|| "missing".into());
+            return Err(at(format!(
+                "\"{key}\" is {}, but {} in {}: not shards of one match",
+                v(vb),
+                v(va),
+                shown(&first.path)
+            )));
+        }
+    }
+    if a.engines.len() != b.engines.len() {
+        return Err(at(format!(
+            "{} engines, but {} in {}",
+            b.engines.len(),
+            a.engines.len(),
+            shown(&first.path)
+        )));
+    }
+    for (ea, eb) in a.engines.iter().zip(&b.engines) {
+        let line = |e: &report::EngineEntry| {
+            resume::engine_line(e).unwrap_or_else(|| format!("cmd={}", e.cmd))
+        };
+        let (la, lb) = (line(ea), line(eb));
+        if ea.name != eb.name || la != lb {
+            return Err(at(format!(
+                "engine {} is {lb}, but {} in {} is {la}",
+                eb.name,
+                ea.name,
+                shown(&first.path)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The SPRT of the merge: the shards' own (a condition, so all the same)
+/// or the one given, which must then agree with it.
+fn sprt_of(first: &Report, given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
+    // A merged report keeps the SPRT it was merged under beside its
+    // shards' (none: they carry no SPRT of their own).
+    let merged = first.sprt.as_ref().map(|s| SprtSpec {
+        elo0: s.elo0,
+        elo1: s.elo1,
+        alpha: s.alpha,
+        beta: s.beta,
+    });
+    let recorded = match first.condition("sprt_test") {
+        None | Some("none") => merged,
+        Some(text) => {
+            let pairs: Vec<(String, String)> = text
+                .split_whitespace()
+                .filter_map(|f| f.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            Some(cli::parse_sprt(&pairs).map_err(|e| format!("the shards' sprt_test: {e}"))?)
+        }
+    };
+    match (recorded, given) {
+        (Some(r), Some(g)) if r != g => Err(format!(
+            "--sprt {} differs from the shards' own SPRT ({})",
+            fmt_sprt(&g),
+            fmt_sprt(&r)
+        )),
+        (r, g) => Ok(r.or(g)),
+    }
+}
+
+fn fmt_sprt(s: &SprtSpec) -> String {
+    format!(
+        "elo0={} elo1={} alpha={} beta={}",
+        s.elo0, s.elo1, s.alpha, s.beta
+    )
+}
+
+fn outcome(result: &str) -> Result<Outcome, String> {
+    match result {
+        "1-0" => Ok(Outcome::Win(Color::Cho)),
+        "0-1" => Ok(Outcome::Win(Color::Han)),
+        "1/2-1/2" => Ok(Outcome::Draw),
+        other => Err(format!("result '{other}'")),
+    }
+}
+
+/// A game of the report as a record the totals can count (without its
+/// moves, which they do not need), at `index` of the merged match.
+fn record_of(g: &GameEntry, index: usize, names: &[String]) -> Result<Record, String> {
+    let engine = |n: &str| {
+        names
+            .iter()
+            .position(|x| x == n)
+            .ok_or_else(|| format!("engine '{n}' is not among the report's engines"))
+    };
+    let kind = EndKind::from_name(&g.end).ok_or_else(|| format!("unknown end '{}'", g.end))?;
+    Ok(Record {
+        slot: Slot {
+            index,
+            pairing: g.pairing as usize,
+            pair: index / 2,
+            cho: engine(&g.cho)?,
+            han: engine(&g.han)?,
+        },
+        fen: g.fen.clone(),
+        moves: Vec::new(),
+        book_plies: g.book_plies.unwrap_or(0) as usize,
+        stats: Vec::new(),
+        outcome: outcome(&g.result)?,
+        kind,
+        detail: g.detail.clone(),
+    })
+}
+
+/// Each shard's totals, recounted from its games, must be the ones it
+/// states: a file edited or damaged in between is not merged.
+fn check_totals(input: &Input, t: &Totals) -> Result<(), String> {
+    let r = &input.report;
+    let at = |e: String| format!("{}: {e}", shown(&input.path));
+    for (e, et) in r.engines.iter().zip(&t.engines) {
+        let stated = [
+            e.wins,
+            e.draws,
+            e.losses,
+            e.illegal_moves,
+            e.crashes,
+            e.time_losses,
+            e.no_move,
+        ];
+        let counted = [
+            et.wins,
+            et.draws,
+            et.losses,
+            et.illegal,
+            et.crashes,
+            et.time_losses,
+            et.no_move,
+        ];
+        if stated != counted || e.pentanomial != et.penta {
+            return Err(at(format!(
+                "engine {}: W/D/L, faults and pentanomial {stated:?} {:?} are not what \
+                 its games give, {counted:?} {:?}",
+                e.name, e.pentanomial, et.penta
+            )));
+        }
+    }
+    for k in EndKind::all() {
+        let stated = r.end_reasons.get(k.name()).copied().unwrap_or(0);
+        let counted = t.reasons.get(&k).copied().unwrap_or(0);
+        if stated != counted {
+            return Err(at(format!(
+                "\"end_reasons\" says {stated} {}, its games {counted}",
+                k.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads, checks and merges the reports at `paths`.
+pub fn combine(paths: &[PathBuf], given: Option<SprtSpec>) -> Result<Merged, String> {
+    combine_with(paths, given, true).map(|(m, _)| m)
+}
+
+/// [`combine`] for a report, which may show matches still going on; with
+/// the games as records for the running statistics.
+pub fn combine_for_report(
+    paths: &[PathBuf],
+    given: Option<SprtSpec>,
+) -> Result<(Merged, BTreeMap<usize, Record>), String> {
+    combine_with(paths, given, false)
+}
+
+fn combine_with(
+    paths: &[PathBuf],
+    given: Option<SprtSpec>,
+    whole: bool,
+) -> Result<(Merged, BTreeMap<usize, Record>), String> {
+    if paths.is_empty() {
+        return Err(format!("no input reports\n{USAGE}"));
+    }
+    let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
+    for p in paths {
+        let id = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        if let Some(before) = seen.insert(id, p) {
+            return Err(format!(
+                "{}: listed twice (as {} before)",
+                shown(p),
+                shown(before)
+            ));
+        }
+    }
+    let mut inputs = paths
+        .iter()
+        .map(|p| read_input(p, whole))
+        .collect::<Result<Vec<_>, _>>()?;
+    inputs.sort_by_key(|i| i.keys.iter().map(sort_key).min());
+    let mut owner: HashMap<&(String, String), &Path> = HashMap::new();
+    for i in &inputs {
+        for k in &i.keys {
+            if let Some(before) = owner.insert(k, &i.path) {
+                return Err(format!(
+                    "{}: the shard of seed {} and opening offset {} is also in {}: a shard \
+                     listed twice?",
+                    shown(&i.path),
+                    k.0,
+                    k.1,
+                    shown(before)
+                ));
+            }
+        }
+    }
+    let first = &inputs[0];
+    for other in &inputs[1..] {
+        check_same_match(first, other)?;
+    }
+    let spec = sprt_of(&first.report, given)?;
+    let names: Vec<String> = first
+        .report
+        .engines
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    let n = names.len();
+
+    // Games at fixed nodes or depth from the same opening are the same
+    // game: shards that dealt the same openings measure nothing new.
+    if deterministic(&first.report) {
+        let mut games: HashMap<(&str, &str), (&Path, u64)> = HashMap::new();
+        for i in &inputs {
+            for g in &i.report.games {
+                if let Some(&(p, k)) = games.get(&(g.fen.as_str(), g.moves.as_str())) {
+                    if p != i.path.as_path() {
+                        return Err(format!(
+                            "{}: game {} repeats game {k} of {} move for move: at fixed \
+                             nodes or depth shards need other openings (--random-plies with \
+                             another --seed each, or --opening-offset into a book)",
+                            shown(&i.path),
+                            g.game,
+                            shown(p)
+                        ));
+                    }
+                }
+                games.insert((&g.fen, &g.moves), (&i.path, g.game));
+            }
+        }
+    }
+
+    let mut all: BTreeMap<usize, Record> = BTreeMap::new();
+    let mut entries: Vec<GameEntry> = Vec::new();
+    let mut shards = Vec::new();
+    let mut base = 0usize;
+    for i in &inputs {
+        let at = |e: String| format!("{}: {e}", shown(&i.path));
+        let mut own: BTreeMap<usize, Record> = BTreeMap::new();
+        let mut list: Vec<&GameEntry> = i.report.games.iter().collect();
+        list.sort_by_key(|g| g.game);
+        for g in &list {
+            let index = usize::try_from(g.game)
+                .ok()
+                .and_then(|k| k.checked_sub(1))
+                .filter(|&k| k < cli::MAX_GAMES)
+                .ok_or_else(|| at(format!("game number {} is out of range", g.game)))?;
+            if own.contains_key(&index) {
+                return Err(at(format!("game {} is listed twice", g.game)));
+            }
+            let rec =
+                record_of(g, index, &names).map_err(|e| at(format!("game {}: {e}", g.game)))?;
+            own.insert(index, rec);
+        }
+        check_totals(i, &record::totals(n, &own))?;
+        // Pairs are (2k, 2k + 1) of each shard; an even base keeps them so.
+        let span = own.keys().next_back().map_or(0, |&k| (k + 2) & !1);
+        for (k, mut rec) in own {
+            rec.slot.index = base + k;
+            rec.slot.pair = rec.slot.index / 2;
+            all.insert(rec.slot.index, rec);
+        }
+        for g in list {
+            let mut e = g.clone();
+            let index = base + g.game as usize - 1;
+            e.game = index as u64 + 1;
+            e.pair = (index / 2) as u64;
+            entries.push(e);
+        }
+        base += span;
+        match &i.report.shards {
+            Some(list) => shards.extend(list.iter().cloned()),
+            None => shards.push(ShardEntry {
+                file: shown(&i.path),
+                seed: i.keys[0].0.clone(),
+                opening_offset: i.keys[0].1.clone(),
+                games: i.report.games_played,
+            }),
+        }
+    }
+
+    let totals = record::totals(n, &all);
+    let sprt = spec.map(|s| (s, output::sprt_report(&s, &totals.engines[0].penta)));
+    let mut r = first.report.clone();
+    r.version = report::VERSION;
+    for (k, v) in r.conditions.0 .0.iter_mut() {
+        if k == SEED || k == OPENING_OFFSET {
+            *v = "merged".into();
+        }
+    }
+    r.games_planned = totals.games;
+    r.games_played = totals.games;
+    r.interrupted = inputs.iter().any(|i| i.report.interrupted);
+    for (e, et) in r.engines.iter_mut().zip(&totals.engines) {
+        let spec = cli::EngineSpec {
+            name: e.name.clone(),
+            cmd: e.cmd.clone(),
+            ..Default::default()
+        };
+        let counted = output::engine_entry(&spec, et);
+        *e = report::EngineEntry {
+            name: e.name.clone(),
+            cmd: e.cmd.clone(),
+            args: e.args.clone(),
+            options: e.options.clone(),
+            limits: e.limits.clone(),
+            ..counted
+        };
+    }
+    r.end_reasons = output::end_reasons(&totals);
+    r.sprt = sprt.as_ref().map(|(spec, s)| output::sprt_entry(spec, s));
+    r.shards = Some(shards);
+    r.games = entries;
+    let m = Merged {
+        report: r,
+        totals,
+        names,
+        sprt,
+        files: inputs
+            .into_iter()
+            .map(|i| (i.path, i.report.games_played))
+            .collect(),
+    };
+    Ok((m, all))
+}
+
+/// The PGN beside each input (`a.json` and `a.pgn`), whole and with as
+/// many games as its JSON, concatenated in the merge's order.
+fn concat_pgn(files: &[(PathBuf, u64)], out_path: &Path) -> Result<(), String> {
+    let mut text = Vec::new();
+    for (json, games) in files {
+        let pgn = json.with_extension("pgn");
+        let bytes = std::fs::read(&pgn).map_err(|e| {
+            format!(
+                "{}: {e} (--pgn joins the PGN beside each shard's JSON)",
+                shown(&pgn)
+            )
+        })?;
+        let scan = resume_pgn::scan(&bytes).map_err(|e| format!("{}: {e}", shown(&pgn)))?;
+        if scan.cut_at.is_some() || scan.games.len() as u64 != *games {
+            return Err(format!(
+                "{}: {} whole games, but {} lists {games}",
+                shown(&pgn),
+                scan.games.len(),
+                shown(json)
+            ));
+        }
+        let whole = &bytes[..scan.whole_len];
+        text.extend_from_slice(whole);
+        if !whole.is_empty() {
+            text.extend_from_slice(b"\n\n");
+        }
+    }
+    let mut tmp = out_path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    std::fs::write(&tmp, &text)
+        .and_then(|_| std::fs::rename(&tmp, out_path))
+        .map_err(|e| format!("{}: {e}", shown(out_path)))
+}
+
+/// The table and SPRT line of a merge, as a single run prints them.
+pub fn summary_text(m: &Merged) -> String {
+    let names: Vec<&str> = m.names.iter().map(String::as_str).collect();
+    let mut s = output::table(&names, &m.totals);
+    if let Some((spec, r)) = &m.sprt {
+        s.push_str(&output::sprt_line(spec, r));
+        s.push('\n');
+    }
+    s
+}
+
+/// Options shared by `merge` and `report`: the files, `--sprt`, and one
+/// flag with a path (`--pgn` or `--out`).
+pub struct Args {
+    pub files: Vec<PathBuf>,
+    pub sprt: Option<SprtSpec>,
+    pub paths: Vec<(String, PathBuf)>,
+    pub quiet: bool,
+}
+
+pub fn parse_args(args: &[String], path_flags: &[&str], usage: &str) -> Result<Args, String> {
+    let mut a = Args {
+        files: Vec::new(),
+        sprt: None,
+        paths: Vec::new(),
+        quiet: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        i += 1;
+        match flag {
+            "--sprt" => a.sprt = Some(cli::parse_sprt(&cli::take_pairs(args, &mut i))?),
+            "--quiet" => a.quiet = true,
+            f if path_flags.contains(&f) => {
+                let v = args.get(i).ok_or_else(|| format!("{f} needs a file"))?;
+                i += 1;
+                a.paths.push((f.to_string(), PathBuf::from(v)));
+            }
+            f if f.starts_with("--") => {
+                let f: String = f.chars().take(40).collect();
+                return Err(format!("unknown argument '{f}'\n{usage}"));
+            }
+            f => a.files.push(PathBuf::from(f)),
+        }
+    }
+    Ok(a)
+}
+
+/// `janggun match merge`.
+pub fn main(args: &[String]) -> Result<(), String> {
+    let a = parse_args(args, &["--pgn"], USAGE)?;
+    let Some((out_path, inputs)) = a.files.split_first() else {
+        return Err(USAGE.into());
+    };
+    if inputs.contains(out_path) {
+        return Err(format!(
+            "{}: the output is also an input\n{USAGE}",
+            shown(out_path)
+        ));
+    }
+    // A shard where the output should be is a mistake in the command
+    // line (the output left out), not something to overwrite.
+    if let Ok(Some(r)) = report::read(out_path) {
+        if r.shards.is_none() {
+            return Err(format!(
+                "{}: a match's own report, not a merge: give the output first\n{USAGE}",
+                shown(out_path)
+            ));
+        }
+    }
+    let m = combine(inputs, a.sprt)?;
+    if let Some((_, pgn)) = a.paths.first() {
+        concat_pgn(&m.files, pgn)?;
+    }
+    report::write(out_path, &m.report)?;
+    if !a.quiet {
+        let seeds: Vec<&str> = m
+            .report
+            .shards
+            .iter()
+            .flatten()
+            .map(|s| s.seed.as_str())
+            .collect();
+        out::line(&format!(
+            "merged {} shards (seeds {}): {} games",
+            seeds.len(),
+            seeds.join(" "),
+            m.totals.games
+        ));
+    }
+    out::line(summary_text(&m).trim_end());
+    Ok(())
+}
