@@ -385,6 +385,9 @@ impl<'a> Searcher<'a> {
             let piece = moving_piece(&self.pos, m);
 
             let gives_check = self.pos.gives_check(m);
+            // A check that loses material by the exchange test is pruned
+            // like any other move; checks that hold material stay.
+            let safe_check = gives_check && see_ge(&self.pos, m, 0);
             if quiet && best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 let lmp = (3 + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
@@ -400,19 +403,21 @@ impl<'a> Searcher<'a> {
                 let unpromising = lmr_depth < 3
                     && self.uses(Ablation::HistoryPruning)
                     && self.hist.cont_score(piece, m, prev) < 0;
-                // All of these spare checks. (Pruning by exchange value,
-                // of quiet moves and of captures, lost 100 +/- 76 Elo
-                // when measured, so it is gone.)
-                if (late || futile || unpromising) && !gives_check {
+                // These spare checks that hold material. (Pruning by
+                // exchange value, of quiet moves and of captures, lost
+                // 100 +/- 76 Elo when measured, so it is gone.)
+                if (late || futile || unpromising) && !safe_check {
                     continue;
                 }
             }
 
-            // Checks that lose material are not extended: Janggi's chariots
-            // and cannons give so many checks that extending sacrifices
-            // too swells the tree at depth.
-            let ext = (gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0))
-                as i32;
+            // Janggi's chariots and cannons give so many checks that
+            // extending them all swells the tree: only checks that hold
+            // material, deep in the tree, in a position already lopsided.
+            let ext = (safe_check
+                && depth > 6
+                && (in_check || static_eval.abs() > 100)
+                && ply < 2 * self.root_depth as usize) as i32;
             self.stack[ply].moved = Some((piece, m));
             self.make(m);
             self.shared.tt.prefetch(self.pos.key());
