@@ -157,6 +157,7 @@ pub enum Ablation {
     InternalIterativeReduction,
     HistoryPruning,
     ProbCut,
+    Singular,
 }
 
 impl Ablation {
@@ -171,8 +172,9 @@ impl Ablation {
         "iir",
         "histprune",
         "probcut",
+        "singular",
     ];
-    pub const ALL: [Ablation; 9] = [
+    pub const ALL: [Ablation; 10] = [
         Ablation::None,
         Ablation::NullMove,
         Ablation::ReverseFutility,
@@ -182,6 +184,7 @@ impl Ablation {
         Ablation::InternalIterativeReduction,
         Ablation::HistoryPruning,
         Ablation::ProbCut,
+        Ablation::Singular,
     ];
 
     pub fn name(self) -> &'static str {

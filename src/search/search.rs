@@ -60,6 +60,8 @@ pub struct RootMove {
 #[derive(Copy, Clone, Default)]
 pub(super) struct Frame {
     eval: i32,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Option<Move>,
     /// The move made from this ply, with its piece.
     pub(super) moved: Option<(Piece, Move)>,
 }
@@ -244,7 +246,15 @@ impl<'a> Searcher<'a> {
         }
 
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
+        // A singular-extension search asks about this position without its
+        // table move: the table's answer (which includes that move) is no
+        // answer to it, and its result must not overwrite the entry.
+        let excluded = self.stack[ply].excluded;
+        let tt = if excluded.is_some() {
+            None
+        } else {
+            self.shared.tt.probe(key)
+        };
         let tt_move = tt.and_then(|t| t.mv);
         if let Some(t) = tt {
             let s = from_tt(t.score, ply);
@@ -265,6 +275,7 @@ impl<'a> Searcher<'a> {
         // so spend less here and let the next iteration fill the table.
         if depth >= 4
             && tt_move.is_none()
+            && excluded.is_none()
             && (pv_node || cut)
             && self.uses(Ablation::InternalIterativeReduction)
         {
@@ -300,7 +311,7 @@ impl<'a> Searcher<'a> {
             _ => eval,
         };
 
-        if !pv_node && !in_check && beta.abs() < WIN_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < WIN_BOUND {
             // Reverse futility: far above beta at low depth.
             if depth <= 6
                 && eval - 130 * (depth - improving as i32) >= beta
@@ -380,6 +391,9 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
 
         while let Some((m, order)) = picker.pick() {
+            if Some(m) == excluded {
+                continue;
+            }
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
@@ -414,10 +428,43 @@ impl<'a> Searcher<'a> {
             // Janggi's chariots and cannons give so many checks that
             // extending them all swells the tree: only checks that hold
             // material, deep in the tree, in a position already lopsided.
-            let ext = (safe_check
+            let mut ext = (safe_check
                 && depth > 6
                 && (in_check || static_eval.abs() > 100)
                 && ply < 2 * self.root_depth as usize) as i32;
+
+            // Singular extension: when every other move falls well short of
+            // the table move's score, the table move is the position's only
+            // move and gets a ply more. A table score decided by the rules
+            // (the count, bikjang, the move limit, perpetual check) or by
+            // mate is no bound to measure the others against.
+            if let Some(t) = tt.filter(|t| {
+                Some(m) == t.mv
+                    && depth >= 7
+                    && t.depth >= depth - 3
+                    && t.bound != Bound::Upper
+                    && from_tt(t.score, ply).abs() < WIN_BOUND
+                    && ply < 2 * self.root_depth as usize
+                    && self.uses(Ablation::Singular)
+            }) {
+                let tt_score = from_tt(t.score, ply);
+                let s_beta = tt_score - 2 * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut);
+                self.stack[ply].excluded = None;
+                if self.aborted() {
+                    return 0;
+                }
+                if v < s_beta {
+                    ext = 1;
+                } else if s_beta >= beta {
+                    // Multi-cut: another move beats beta too.
+                    return s_beta;
+                } else if tt_score >= beta {
+                    // Not singular, and it already beat beta: spend less.
+                    ext = -1;
+                }
+            }
             self.stack[ply].moved = Some((piece, m));
             self.make(m);
             self.shared.tt.prefetch(self.pos.key());
@@ -501,14 +548,16 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let stored_eval = if in_check { 0 } else { static_eval };
-        self.shared.tt.store(
-            key,
-            best_move.or(tt_move),
-            to_tt(best, ply),
-            stored_eval,
-            depth,
-            bound,
-        );
+        if excluded.is_none() {
+            self.shared.tt.store(
+                key,
+                best_move.or(tt_move),
+                to_tt(best, ply),
+                stored_eval,
+                depth,
+                bound,
+            );
+        }
         best
     }
 
