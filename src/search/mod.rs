@@ -9,6 +9,7 @@ use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub mod correction;
 pub mod endings;
 pub mod engine;
 pub mod eval;
@@ -158,6 +159,7 @@ pub enum Ablation {
     HistoryPruning,
     ProbCut,
     Singular,
+    Correction,
 }
 
 impl Ablation {
@@ -173,8 +175,9 @@ impl Ablation {
         "histprune",
         "probcut",
         "singular",
+        "correction",
     ];
-    pub const ALL: [Ablation; 10] = [
+    pub const ALL: [Ablation; 11] = [
         Ablation::None,
         Ablation::NullMove,
         Ablation::ReverseFutility,
@@ -185,6 +188,7 @@ impl Ablation {
         Ablation::HistoryPruning,
         Ablation::ProbCut,
         Ablation::Singular,
+        Ablation::Correction,
     ];
 
     pub fn name(self) -> &'static str {

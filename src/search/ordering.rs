@@ -18,6 +18,8 @@ pub struct History {
     /// [previous piece][previous to]
     counter: Vec<Option<Move>>,
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// What searches learned about the static evaluation's errors.
+    pub corr: super::correction::Correction,
 }
 
 impl Default for History {
@@ -50,6 +52,7 @@ impl History {
             cont: vec![0; 14 * 90 * 14 * 90],
             counter: vec![None; 14 * 90],
             killers: [[None; 2]; MAX_PLY + 2],
+            corr: super::correction::Correction::new(),
         }
     }
 
@@ -58,6 +61,7 @@ impl History {
         self.cont.fill(0);
         self.counter.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 2];
+        self.corr.clear();
     }
 
     pub fn quiet_score(
