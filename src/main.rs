@@ -89,6 +89,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Tune the search margins by SPSA (see `janggun spsa --help`).
+    #[command(disable_help_flag = true)]
+    Spsa {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn run_perft(
@@ -186,6 +192,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
         Some(Command::Train(args)) => janggun::nnue::cli::train(args),
         Some(Command::Match { args }) => janggun::arena::main(&args),
+        Some(Command::Spsa { args }) => janggun::arena::spsa::main(&args),
         None => {
             janggun::protocol::run();
             Ok(())

@@ -14,6 +14,7 @@ pub mod pgn;
 pub mod record;
 pub mod resume;
 pub mod resume_pgn;
+pub mod spsa;
 pub mod stats;
 
 pub use cli::{EngineSpec, MatchConfig};

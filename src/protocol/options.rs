@@ -7,6 +7,7 @@
 
 use super::dialect::Dialect;
 use crate::board::RuleSet;
+use crate::search::margins::TUNABLES;
 use crate::search::{Ablation, Settings, MAX_HASH_MB, MAX_THREADS};
 use crate::text::clip;
 use std::sync::Arc;
@@ -49,6 +50,8 @@ pub enum Id {
     UseNnue,
     EvalFile,
     SyzygyPath,
+    /// A search margin of `search::margins::TUNABLES`, by index.
+    Margin(usize),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -75,6 +78,9 @@ pub enum Shown {
     NotCecp,
     /// UCCI's own (`usemillisec`).
     UcciOnly,
+    /// Listed nowhere, settable everywhere: the search's tunable margins,
+    /// for tuners, not for players.
+    Hidden,
 }
 
 /// What the conversation must do after an option changed.
@@ -156,6 +162,28 @@ const fn not_cecp(d: OptionDef) -> OptionDef {
         shown: Shown::NotCecp,
         ..d
     }
+}
+
+/// The row of tunable margin `I`: a hidden spin option named as the
+/// margin, within its bounds.
+macro_rules! margin_row {
+    ($i:literal) => {
+        OptionDef {
+            id: Id::Margin($i),
+            uci: TUNABLES[$i].name,
+            ucci: TUNABLES[$i].name,
+            kind: Kind::Spin {
+                min: TUNABLES[$i].min as i64,
+                max: TUNABLES[$i].max as i64,
+            },
+            shown: Shown::Hidden,
+            get: |c| c.settings.margins.get($i).to_string(),
+            set: |c, v| {
+                c.settings.margins.0[$i] = v.int() as i32;
+                Ok(Effect::Settings)
+            },
+        }
+    };
 }
 
 pub const OPTIONS: &[OptionDef] = &[
@@ -377,7 +405,22 @@ pub const OPTIONS: &[OptionDef] = &[
             },
         )
     },
+    margin_row!(0),
+    margin_row!(1),
+    margin_row!(2),
+    margin_row!(3),
+    margin_row!(4),
+    margin_row!(5),
+    margin_row!(6),
+    margin_row!(7),
+    margin_row!(8),
+    margin_row!(9),
+    margin_row!(10),
 ];
+
+// One row for each tunable margin: a margin added to `TUNABLES` needs its
+// `margin_row!` above, and this stops the build until it has one.
+const _: () = assert!(OPTIONS.len() == 18 + crate::search::margins::COUNT);
 
 fn set_hash(c: &mut Config, v: Value) -> Result<Effect, String> {
     let mb = v.int();
@@ -519,6 +562,7 @@ pub fn listed(dialect: Dialect) -> impl Iterator<Item = &'static OptionDef> {
         (Shown::Everywhere, _) => true,
         (Shown::NotCecp, d) => d != Dialect::Cecp,
         (Shown::UcciOnly, d) => d == Dialect::Ucci,
+        (Shown::Hidden, _) => false,
     })
 }
 
@@ -641,6 +685,23 @@ mod tests {
         );
         assert!(describe(&c, find("UCI_Variant").unwrap())
             .starts_with("type combo default janggi var janggi var janggitraditional"));
+    }
+
+    #[test]
+    fn every_margin_is_a_hidden_option_within_its_bounds() {
+        let mut c = Config::default();
+        for (i, t) in TUNABLES.iter().enumerate() {
+            let d = find(t.name).expect(t.name);
+            assert_eq!(d.id, Id::Margin(i));
+            assert_eq!(current(&c, d.id), t.default.to_string());
+            set(&mut c, d, Some(&t.max.to_string())).unwrap();
+            assert_eq!(c.settings.margins.get(i), t.max);
+            assert!(set(&mut c, d, Some(&(t.max + 1).to_string())).is_err());
+            assert_eq!(c.settings.margins.get(i), t.max, "kept");
+        }
+        for dialect in [Dialect::Uci, Dialect::Ucci, Dialect::Cecp] {
+            assert!(listed(dialect).all(|d| !matches!(d.id, Id::Margin(_))));
+        }
     }
 
     #[test]

@@ -81,6 +81,7 @@ mod tests {
         }
         let tt = TranspositionTable::new(1);
         let control = Control::new();
+        let lmr = crate::search::margins::LmrTable::new(175);
         let shared = Shared {
             tt: &tt,
             abort: AtomicBool::new(false),
@@ -90,6 +91,8 @@ mod tests {
             soft_node_limit: u64::MAX,
             ablation: crate::search::Ablation::None,
             net: None,
+            margins: Default::default(),
+            lmr: &lmr,
         };
         let mut hist = History::new();
         let tm = TimeManager::new(&Limits::default(), 0);

@@ -2,6 +2,7 @@
 //! thread's history tables, and runs one Lazy SMP search per `go`.
 
 use super::eval;
+use super::margins::{self, LmrTable};
 use super::ordering::{History, MAX_PLY};
 use super::root::RootSet;
 use super::score::{to_score, INF};
@@ -137,6 +138,7 @@ impl Engine {
             tm.soft,
             tm.hard
         );
+        let lmr = LmrTable::new(self.settings.margins.get(margins::LMR_DIV));
         let shared = Shared {
             tt: &self.tt,
             abort: AtomicBool::new(false),
@@ -146,6 +148,8 @@ impl Engine {
             soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
             net: self.settings.nnue.as_deref(),
+            margins: self.settings.margins,
+            lmr: &lmr,
         };
         let opts = IterationOptions {
             multipv,

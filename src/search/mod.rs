@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 pub mod correction;
 pub mod endings;
+pub mod margins;
 pub mod engine;
 pub mod eval;
 pub mod neural;
@@ -245,6 +246,8 @@ pub struct Settings {
     /// The network to evaluate with (`Use NNUE`, by default the embedded
     /// one); `None`: the classical evaluation.
     pub nnue: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The tunable margins (hidden options; `janggun spsa` tunes them).
+    pub margins: margins::Margins,
 }
 
 impl Default for Settings {
@@ -264,6 +267,7 @@ impl Default for Settings {
             // The embedded net beat the classical evaluation (README, NNUE);
             // it cannot fail to load, as a test makes sure.
             nnue: crate::nnue::embedded::network().ok(),
+            margins: margins::Margins::default(),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::ordering::{capture_victim, moving_piece};
 use super::score::INF;
-use super::search::{Searcher, LMR};
+use super::search::Searcher;
 use super::{Ablation, Limits, Report};
 use crate::board::{legal_moves, Move, MoveList, Position};
 
@@ -116,7 +116,7 @@ impl Searcher<'_> {
                     && i > pv_idx + 3
                     && self.uses(Ablation::LateMoveReductions)
                 {
-                    (LMR[depth.min(63) as usize][i.min(63)] - 1).max(0)
+                    (self.shared.lmr.get(depth, i) - 1).max(0)
                 } else {
                     0
                 };

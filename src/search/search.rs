@@ -8,23 +8,13 @@
 use super::eval::piece_value;
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
 use super::score::{INF, MATE, WIN_BOUND};
+use super::margins::{self as m, LmrTable, Margins};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Ablation, Bound, Control};
 use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
-use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-pub(super) static LMR: Lazy<[[i32; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 1.75) as i32;
-        }
-    }
-    t
-});
 
 /// What all threads of one search share.
 pub struct Shared<'a> {
@@ -40,6 +30,8 @@ pub struct Shared<'a> {
     pub ablation: Ablation,
     /// The network when NNUE evaluates, else the classical evaluation.
     pub net: Option<&'a crate::nnue::Network>,
+    pub margins: Margins,
+    pub lmr: &'a LmrTable,
 }
 
 impl Shared<'_> {
@@ -147,6 +139,12 @@ impl<'a> Searcher<'a> {
             acc,
             rule_end_ply: usize::MAX,
         }
+    }
+
+    /// A tunable margin's value in this search.
+    #[inline]
+    pub(super) fn margin(&self, i: usize) -> i32 {
+        self.shared.margins.get(i)
     }
 
     /// Whether a pruning feature is on (all are, unless one is ablated).
@@ -327,7 +325,7 @@ impl<'a> Searcher<'a> {
         if !pv_node && !in_check && excluded.is_none() && beta.abs() < WIN_BOUND {
             // Reverse futility: far above beta at low depth.
             if depth <= 6
-                && eval - 130 * (depth - improving as i32) >= beta
+                && eval - self.margin(m::RFP) * (depth - improving as i32) >= beta
                 && self.uses(Ablation::ReverseFutility)
             {
                 return eval;
@@ -348,7 +346,9 @@ impl<'a> Searcher<'a> {
                 && self.prev_move(ply).is_some()
                 && self.uses(Ablation::NullMove)
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = self.margin(m::NMP_BASE)
+                    + depth / 4
+                    + ((eval - beta) / self.margin(m::NMP_EVAL_DIV).max(1)).min(3);
                 let pass = Move::pass(self.pos.king(self.pos.side_to_move()));
                 self.stack[ply].moved = None;
                 self.make(pass);
@@ -365,7 +365,7 @@ impl<'a> Searcher<'a> {
             // ProbCut: a capture that wins enough material that a shallow
             // search already beats beta by a margin will almost surely
             // beat beta at full depth too.
-            let pc_beta = beta + 180 - 60 * improving as i32;
+            let pc_beta = beta + self.margin(m::PROBCUT) - 60 * improving as i32;
             if depth >= 5
                 && !tt.is_some_and(|t| t.depth >= depth - 3 && from_tt(t.score, ply) < pc_beta)
                 && self.uses(Ablation::ProbCut)
@@ -412,39 +412,36 @@ impl<'a> Searcher<'a> {
             let piece = moving_piece(&self.pos, m);
 
             let gives_check = self.pos.gives_check(m);
-            // A check that loses material by the exchange test is pruned
-            // like any other move; checks that hold material stay.
-            let safe_check = gives_check && see_ge(&self.pos, m, 0);
             if quiet && best > -WIN_BOUND && !in_check && moves_searched > 0 {
-                let lmp = (3 + depth * depth) / (2 - improving as i32);
+                let lmp = (self.margin(m::LMP_BASE) + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
                     && depth <= 5
                     && moves_searched as i32 >= lmp
                     && self.uses(Ablation::LateMovePruning);
                 // The depth this move would get after its late-move reduction.
-                let reduction = LMR[depth.min(63) as usize][(moves_searched + 1).min(63)];
+                let reduction = self.shared.lmr.get(depth, moves_searched + 1);
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let futile = lmr_depth <= 6
-                    && eval + 120 + 110 * lmr_depth <= alpha
+                    && eval + self.margin(m::FUTILITY_BASE) + self.margin(m::FUTILITY_DEPTH) * lmr_depth
+                        <= alpha
                     && self.uses(Ablation::Futility);
                 let unpromising = lmr_depth < 3
                     && self.uses(Ablation::HistoryPruning)
                     && self.hist.cont_score(piece, m, prev) < 0;
-                // These spare checks that hold material. (Pruning by
-                // exchange value, of quiet moves and of captures, lost
-                // 100 +/- 76 Elo when measured, so it is gone.)
-                if (late || futile || unpromising) && !safe_check {
+                // All of these spare checks. (Pruning by exchange value,
+                // of quiet moves and of captures, lost 100 +/- 76 Elo
+                // when measured, so it is gone.)
+                if (late || futile || unpromising) && !gives_check {
                     continue;
                 }
             }
 
-            // Janggi's chariots and cannons give so many checks that
-            // extending them all swells the tree: only checks that hold
-            // material, deep in the tree, in a position already lopsided.
-            let mut ext = (safe_check
-                && depth > 6
-                && (in_check || static_eval.abs() > 100)
-                && ply < 2 * self.root_depth as usize) as i32;
+            // Checks that lose material are not extended: Janggi's chariots
+            // and cannons give so many checks that extending sacrifices
+            // too swells the tree at depth.
+            let mut ext = (gives_check
+                && ply < 2 * self.root_depth as usize
+                && see_ge(&self.pos, m, 0)) as i32;
 
             // Singular extension: when every other move falls well short of
             // the table move's score, the table move is the position's only
@@ -495,14 +492,14 @@ impl<'a> Searcher<'a> {
                     && (quiet || is_bad_capture(order))
                     && self.uses(Ablation::LateMoveReductions)
                 {
-                    r = LMR[depth.min(63) as usize][moves_searched.min(63)];
+                    r = self.shared.lmr.get(depth, moves_searched);
                     r -= pv_node as i32;
                     r += !improving as i32;
                     r += cut as i32;
                     r -= gives_check as i32;
                     if quiet {
                         let h = self.hist.quiet_score(side, piece, m, prev);
-                        r -= (h / 6000).clamp(-2, 2);
+                        r -= (h / self.margin(m::HIST_DIV).max(1)).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -711,7 +708,7 @@ impl<'a> Searcher<'a> {
         while let Some((m, _)) = picker.pick() {
             if !in_check {
                 let victim = capture_victim(&self.pos, m).map_or(0, piece_value);
-                if stand + victim + 200 <= alpha {
+                if stand + victim + self.margin(m::QS_DELTA) <= alpha {
                     continue;
                 }
                 if !see_ge(&self.pos, m, 0) {

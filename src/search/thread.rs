@@ -87,7 +87,7 @@ impl Searcher<'_> {
             for pv_idx in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 25;
+                let mut delta = self.margin(super::margins::ASPIRATION);
                 let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
                     ((prev - delta).max(-INF), (prev + delta).min(INF))
                 } else {

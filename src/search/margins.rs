@@ -1,0 +1,135 @@
+//! The search's tunable margins, declared once: each with its default, its
+//! bounds and the SPSA step sizes `janggun spsa` starts from. The option
+//! table offers each as a hidden spin option of the same name, so a tuner
+//! (or a curious user) can set them on a running engine; the search reads
+//! them from `Settings::margins`.
+
+/// One tunable value.
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// SPSA: the perturbation at the last iteration (fishtest's c_end).
+    pub c_end: f64,
+    /// SPSA: the learning rate at the last iteration (fishtest's r_end).
+    pub r_end: f64,
+}
+
+const fn t(name: &'static str, default: i32, min: i32, max: i32, c_end: f64) -> Tunable {
+    Tunable {
+        name,
+        default,
+        min,
+        max,
+        c_end,
+        r_end: 0.002,
+    }
+}
+
+/// Reverse futility: centipawns a ply of depth.
+pub const RFP: usize = 0;
+/// Futility of quiet moves: the base and the margin a ply of depth.
+pub const FUTILITY_BASE: usize = 1;
+pub const FUTILITY_DEPTH: usize = 2;
+/// Late move pruning: moves searched before the rest are pruned, at depth 0.
+pub const LMP_BASE: usize = 3;
+/// Null move: the reduction at depth 0, and the eval margin (centipawns
+/// above beta) worth one more ply of reduction.
+pub const NMP_BASE: usize = 4;
+pub const NMP_EVAL_DIV: usize = 5;
+/// ProbCut: the margin over beta.
+pub const PROBCUT: usize = 6;
+/// Aspiration: the first window's half-width.
+pub const ASPIRATION: usize = 7;
+/// Quiescence: the margin a capture's gain must be within of alpha.
+pub const QS_DELTA: usize = 8;
+/// Late move reductions: the divisor of ln(depth) * ln(move number), x100.
+pub const LMR_DIV: usize = 9;
+/// Late move reductions: history points worth one ply less.
+pub const HIST_DIV: usize = 10;
+
+pub const TUNABLES: [Tunable; 11] = [
+    t("RfpMargin", 130, 40, 300, 10.0),
+    t("FutilityBase", 120, 0, 400, 10.0),
+    t("FutilityDepth", 110, 30, 300, 8.0),
+    t("LmpBase", 3, 1, 10, 0.5),
+    t("NmpBase", 3, 1, 6, 0.5),
+    t("NmpEvalDiv", 200, 50, 600, 15.0),
+    t("ProbCutMargin", 180, 50, 400, 12.0),
+    t("AspirationDelta", 25, 8, 80, 3.0),
+    t("QsDelta", 200, 50, 500, 15.0),
+    t("LmrDivisor", 175, 100, 300, 8.0),
+    t("HistoryDivisor", 6000, 1000, 20000, 500.0),
+];
+
+pub const COUNT: usize = TUNABLES.len();
+
+/// The values in force.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Margins(pub [i32; COUNT]);
+
+impl Default for Margins {
+    fn default() -> Margins {
+        let mut v = [0; COUNT];
+        for (slot, t) in v.iter_mut().zip(TUNABLES.iter()) {
+            *slot = t.default;
+        }
+        Margins(v)
+    }
+}
+
+impl Margins {
+    #[inline]
+    pub fn get(&self, i: usize) -> i32 {
+        self.0[i]
+    }
+}
+
+/// Late move reductions by depth and move number, from `LmrDivisor`.
+pub struct LmrTable([[i32; 64]; 64]);
+
+impl LmrTable {
+    pub fn new(divisor_x100: i32) -> LmrTable {
+        let div = f64::from(divisor_x100.max(1)) / 100.0;
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / div) as i32;
+            }
+        }
+        LmrTable(t)
+    }
+
+    #[inline]
+    pub fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[depth.clamp(0, 63) as usize][moves.min(63)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_within_bounds_and_names_are_unique() {
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min <= t.default && t.default <= t.max, "{}", t.name);
+            assert!(t.c_end > 0.0 && t.r_end > 0.0, "{}", t.name);
+            assert!(
+                TUNABLES[i + 1..].iter().all(|u| u.name != t.name),
+                "{}",
+                t.name
+            );
+        }
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        let t = LmrTable::new(175);
+        assert_eq!(t.get(1, 1), 0);
+        assert!(t.get(20, 40) > t.get(5, 40));
+        assert!(t.get(20, 40) > t.get(20, 5));
+        assert!(LmrTable::new(100).get(20, 40) > t.get(20, 40));
+    }
+}
