@@ -8,7 +8,8 @@ use std::time::Instant;
 #[command(
     name = "janggun",
     version,
-    about = "Janggi engine (UCI/UCCI). With no subcommand, runs the protocol loop."
+    about = "Janggi (Korean chess) engine for UCI, UCCI and CECP (XBoard) GUIs, with an NNUE \
+             evaluation. With no subcommand, runs the protocol loop."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -74,9 +75,9 @@ enum Command {
         freeze_pst: bool,
     },
     /// Self-play training data for the NNUE (see `janggun datagen --help`).
-    Datagen(janggun::nnue::cli::DatagenArgs),
+    Datagen(janggun::train::cli::DatagenArgs),
     /// Train an NNUE on datagen files (see `janggun train --help`).
-    Train(janggun::nnue::cli::TrainArgs),
+    Train(janggun::train::cli::TrainArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -189,8 +190,8 @@ fn main() -> ExitCode {
             lambda,
             freeze_pst,
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
-        Some(Command::Datagen(args)) => janggun::nnue::cli::datagen(args),
-        Some(Command::Train(args)) => janggun::nnue::cli::train(args),
+        Some(Command::Datagen(args)) => janggun::train::cli::datagen(args),
+        Some(Command::Train(args)) => janggun::train::cli::train(args),
         Some(Command::Match { args }) => janggun::arena::main(&args),
         Some(Command::Spsa { args }) => janggun::arena::spsa::main(&args),
         None => {
@@ -201,7 +202,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", janggun::text::escape(&e));
+            eprintln!("error: {}", janggun::util::text::escape(&e));
             ExitCode::FAILURE
         }
     }

@@ -11,7 +11,9 @@
                                  unparsable move when the list runs out
 Faults happen on the engine's first search. An argument `score=CP` sets the
 score the engine reports with each move (default 0), for adjudication tests.
-The engine declares UCI_Variant so the runner's variant handling is used.
+The engine declares UCI_Variant so the runner's variant handling is used,
+and Hash; like Stockfish and its forks, it answers `setoption` for any other
+option with `No such option: NAME`.
 """
 import sys
 import time
@@ -37,7 +39,13 @@ for line in sys.stdin:
     if cmd == "uci":
         out("id name fault-" + mode)
         out("option name UCI_Variant type combo default janggi var janggi var janggimodern")
+        out("option name Hash type spin default 16 min 1 max 1024")
         out("uciok")
+    elif cmd == "setoption":
+        rest = words[2:] if len(words) > 1 and words[1] == "name" else words[1:]
+        name = " ".join(rest[: rest.index("value")] if "value" in rest else rest)
+        if name not in ("UCI_Variant", "Hash"):
+            out("No such option: " + name)
     elif cmd == "isready":
         out("readyok")
     elif cmd == "position":

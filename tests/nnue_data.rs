@@ -1,10 +1,10 @@
 //! `janggun datagen` end to end: deterministic files, valid records,
 //! merge's header check, and reading a file cut short.
 
-use janggun::nnue::record::{self, Sample, HEADER_SIZE, RECORD_SIZE};
 use janggun::search::score::WIN_BOUND;
 use janggun::search::Settings;
-use janggun::tools::datagen::{run, Options};
+use janggun::train::datagen::{run, DatagenConfig};
+use janggun::train::record::{self, Sample, HEADER_SIZE, RECORD_SIZE};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -16,8 +16,8 @@ fn temp(name: &str) -> PathBuf {
     p
 }
 
-fn options(out: PathBuf, seed: u64) -> Options {
-    Options {
+fn options(out: PathBuf, seed: u64) -> DatagenConfig {
+    DatagenConfig {
         threads: 1,
         nodes: 300,
         random_plies: 8,

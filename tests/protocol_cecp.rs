@@ -1,5 +1,5 @@
 //! CECP (XBoard) mode, conversed with the real binary: the handshake and
-//! observed XBoard sequence of CECP.md, moves and passes both ways, a pass
+//! observed XBoard sequence (docs/PROTOCOL.md), moves and passes both ways, a pass
 //! sent as `setboard`, result claims, analysis, undo, bad input. Every
 //! engine move is checked by the rules core.
 

@@ -1,5 +1,5 @@
-//! What the UCI and UCCI frontends of GUIS.md need beyond the protocol
-//! documents: uci2wb's variant line and 0..9 ranks, the options and
+//! What the UCI and UCCI frontends of docs/PROTOCOL.md ("What the GUIs and
+//! bots send") need beyond the protocol itself: uci2wb's variant line and 0..9 ranks, the options and
 //! commands python-chess, Liground, fairyground and QBoard send, and
 //! decided games reported as mates.
 

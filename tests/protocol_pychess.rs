@@ -1,5 +1,5 @@
 //! The exact command sequence pychess-variants' engine worker sends
-//! (PROTOCOL.md, "What real frontends send"): play jobs and analysis jobs
+//! (docs/PROTOCOL.md, "What the GUIs and bots send"): play jobs and analysis jobs
 //! from a FEN with a non-default setup, never `startpos`.
 
 mod protocol_support;

@@ -4,6 +4,7 @@
 mod protocol_support;
 
 use janggun::board::Notation;
+use janggun::util::rng::Rng;
 use protocol_support::*;
 use std::time::Duration;
 
@@ -227,22 +228,10 @@ fn quit_during_search() {
 
 // ---- fuzz ----
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*: deterministic, so a failure replays.
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick(&mut self, xs: &[&'static str]) -> &'static str {
-        xs[self.below(xs.len())]
-    }
+// The fuzz's inputs come from the crate's seeded generator, so a failure
+// replays.
+fn pick(rng: &mut Rng, xs: &[&'static str]) -> &'static str {
+    xs[rng.below(xs.len())]
 }
 
 const CORPUS: &[&str] = &[
@@ -366,7 +355,7 @@ fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
                 toks.swap(i, j);
             }
             3 => {
-                let t = rng.pick(TOKENS);
+                let t = pick(rng, TOKENS);
                 toks[i] = t.as_bytes().to_vec();
             }
             4 => {
@@ -410,18 +399,18 @@ fn random_line(rng: &mut Rng) -> Vec<u8> {
     if rng.below(20) == 0 {
         // Pure noise.
         (0..rng.below(40))
-            .map(|_| (rng.next() as u8).max(1))
+            .map(|_| (rng.next_u64() as u8).max(1))
             .filter(|&b| b != b'\n')
             .collect()
     } else {
-        let base = rng.pick(CORPUS);
+        let base = pick(rng, CORPUS);
         tame(mutate(rng, base))
     }
 }
 
 #[test]
 fn ten_thousand_mutated_lines() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut e = Engine::start();
     let mut notation = U;
     let mut sent: Vec<String> = Vec::new();

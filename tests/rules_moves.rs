@@ -1,4 +1,4 @@
-//! One test per movement rule of RULES.md, each on a position where a
+//! One test per movement rule of docs/RULES.md, each on a position where a
 //! generator without that rule would answer differently.
 
 use janggun::board::rules::{count_winner, immediate_end};

@@ -95,6 +95,20 @@ fn parse_info(line: &str, eval: &mut Eval) {
     }
 }
 
+/// Whether an engine's line refuses the setting just sent: Janggun answers
+/// `info string error: ...`, Stockfish and its forks `No such option: ...`,
+/// other engines `info string ERROR ...` or `Unknown option ...`.
+fn is_refusal(line: &str) -> bool {
+    let lower = line.trim().to_ascii_lowercase();
+    let text = lower
+        .strip_prefix("info string ")
+        .unwrap_or(&lower)
+        .trim_start();
+    ["error", "no such option", "unknown option"]
+        .iter()
+        .any(|w| text.starts_with(w))
+}
+
 impl EngineProcess {
     /// Starts the engine, does the UCI handshake, sets its options and the
     /// rule set, and waits until it is ready.
@@ -160,6 +174,7 @@ impl EngineProcess {
             line == "uciok"
         })
         .map_err(|f| format!("{}: no uciok ({f:?})", spec.name))?;
+        let mut settings = Vec::new();
         if let Some(vars) = variants {
             // A combo without `var` entries (a string option) takes any name.
             let name = if vars.is_empty() || vars.iter().any(|v| v == rules.name()) {
@@ -168,13 +183,40 @@ impl EngineProcess {
                 // kja/kojf are unknown to other engines: the nearest they know.
                 "janggi"
             };
-            e.send(&format!("setoption name UCI_Variant value {name}"))?;
+            settings.push(("UCI_Variant", name));
         }
-        for (k, v) in &spec.options {
-            e.send(&format!("setoption name {k} value {v}"))?;
+        settings.extend(spec.options.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        for (k, v) in settings {
+            e.set_option(k, v, stop)?;
         }
         e.sync(stop)?;
         Ok(e)
+    }
+
+    /// Sends one `setoption` and waits for `readyok`: an engine that
+    /// refuses a setting says so before it, and a match must not go on to
+    /// measure another engine than the one asked for.
+    fn set_option(&mut self, name: &str, value: &str, stop: &AtomicBool) -> Result<(), String> {
+        let line = format!("setoption name {name} value {value}");
+        self.send(&line)?;
+        self.send("isready")?;
+        let mut refusals = Vec::new();
+        self.read_until(Instant::now() + HANDSHAKE, stop, |l| {
+            if is_refusal(l) {
+                refusals.push(l.to_string());
+            }
+            l == "readyok"
+        })
+        .map_err(|f| format!("{}: no readyok after '{line}' ({f:?})", self.name))?;
+        if refusals.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "engine {} refused '{line}': {}",
+                self.name,
+                refusals.join(" / ")
+            ))
+        }
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), String> {
@@ -297,6 +339,26 @@ impl Drop for EngineProcess {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_are_told_from_other_lines() {
+        for refusal in [
+            "info string error: unknown option 'Banana'",
+            "info string ERROR: Network evaluation parameters not found",
+            "No such option: Banana",
+            "Unknown option: Hash",
+        ] {
+            assert!(is_refusal(refusal), "{refusal}");
+        }
+        for other in [
+            "info string option 'UCI_Chess960' is ignored",
+            "info string NNUE evaluation using nn.jnn enabled",
+            "info depth 1 score cp 0",
+            "readyok",
+        ] {
+            assert!(!is_refusal(other), "{other}");
+        }
+    }
 
     #[test]
     fn info_parsing_keeps_exact_scores_only() {

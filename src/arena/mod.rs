@@ -4,6 +4,7 @@
 //! and JSON, and resumes an interrupted match from them.
 
 pub mod cli;
+pub mod conditions;
 pub mod end;
 pub mod engine;
 pub mod game;
@@ -18,6 +19,7 @@ pub mod spsa;
 pub mod stats;
 
 pub use cli::{EngineSpec, MatchConfig};
+use conditions::Condition;
 pub use end::EndKind;
 pub use engine::EngineProcess;
 use openings::Opening;
@@ -170,6 +172,7 @@ fn sprt_report(cfg: &MatchConfig, t: &record::Totals) -> Option<output::SprtRepo
 
 fn write_json(
     cfg: &MatchConfig,
+    cond: &[Condition],
     records: &BTreeMap<usize, Record>,
     planned: usize,
     interrupted: bool,
@@ -180,7 +183,7 @@ fn write_json(
     let t = record::totals(cfg.engines.len(), records);
     let sprt = sprt_report(cfg, &t);
     let list: Vec<&Record> = records.values().collect();
-    let text = output::report_json(cfg, &t, &list, planned, sprt.as_ref(), interrupted);
+    let text = output::report_json(cfg, cond, &t, &list, planned, sprt.as_ref(), interrupted);
     // Write aside and rename, so that an interruption never leaves half a file.
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, text)
@@ -227,6 +230,22 @@ fn open_pgn(path: &Path, keep: Option<u64>) -> Result<File, String> {
     Ok(f)
 }
 
+/// Starts each engine once and lets it go: an engine that does not start,
+/// or refuses an option, stops the match here, before any game is played
+/// or any file written, and not only at the first game it plays (in a
+/// round robin, perhaps hours in).
+fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
+    for spec in &cfg.engines {
+        if let Err(e) = EngineProcess::start(spec, cfg.rules, &INTERRUPTED) {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return Err("interrupted before the first game".into());
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
 /// Runs the match described by `cfg`.
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
@@ -235,13 +254,21 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,
         None => openings::default_openings(),
     };
+    let cond = conditions::of(cfg, &book);
     let sched = Schedule::new(cfg);
     let total = sched.total();
     let resumed = if cfg.resume {
-        resume::load(cfg, &sched, &book)?
+        resume::load(cfg, &cond, &sched, &book)?
     } else {
         resume::Resumed::default()
     };
+    let mut records = resumed.records;
+    let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
+    let mut sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
+        .is_some_and(|s| s.state != "continue");
+    if !pending.is_empty() && !sprt_done {
+        check_engines(cfg)?;
+    }
     if let (Some(line), Some(p), false) = (resumed.dropped_at, &cfg.pgn, cfg.quiet) {
         println!(
             "resume: {}: the game cut short at line {line} is dropped and will be played again",
@@ -252,8 +279,6 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         Some(p) => Some(open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))?),
         None => None,
     };
-    let mut records = resumed.records;
-    let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
     let progress = !cfg.quiet && std::io::stderr().is_terminal();
     let date = today();
     if !records.is_empty() && !cfg.quiet {
@@ -266,8 +291,6 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     let stop = AtomicBool::new(false);
     let next = AtomicUsize::new(0);
     let mut fatal = None;
-    let mut sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
-        .is_some_and(|s| s.state != "continue");
     if sprt_done {
         stop.store(true, Ordering::SeqCst);
     }
@@ -297,7 +320,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 }
             };
             if let Some(f) = pgn_file.as_mut() {
-                let text = output::pgn_game(cfg, &rec, &date);
+                let text = output::pgn_game(cfg, &cond, &rec, &date);
                 f.write_all(text.as_bytes())
                     .and_then(|_| f.flush())
                     .map_err(|e| format!("writing PGN: {e}"))?;
@@ -322,7 +345,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
                 }
             }
             if cfg.pgn.is_none() {
-                write_json(cfg, &records, total, false)?;
+                write_json(cfg, &cond, &records, total, false)?;
             }
             if progress {
                 let line =
@@ -355,7 +378,7 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             records.len()
         );
     }
-    write_json(cfg, &records, total, interrupted)?;
+    write_json(cfg, &cond, &records, total, interrupted)?;
     if let Some(e) = fatal {
         return Err(e);
     }

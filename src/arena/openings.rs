@@ -16,7 +16,7 @@ pub struct Opening {
 }
 
 /// The match runner draws openings from the same seeded generator as datagen.
-pub use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 
 /// The 16 start positions, Han's arrangement varying fastest.
 pub fn default_openings() -> Vec<Opening> {

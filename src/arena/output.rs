@@ -2,6 +2,7 @@
 //! the final tables, the PGN of each game and the JSON report.
 
 use super::cli::MatchConfig;
+use super::conditions::{engine, Condition};
 use super::end::EndKind;
 use super::json::{self, Obj};
 use super::pgn;
@@ -151,21 +152,10 @@ pub fn table(cfg: &MatchConfig, t: &Totals) -> String {
     s
 }
 
-pub fn time_control(cfg: &MatchConfig) -> String {
-    match cfg.clock {
-        Some(c) if c.byoyomi_ms > 0 => format!(
-            "{}+{}+byo{}",
-            c.base_ms as f64 / 1000.0,
-            c.inc_ms as f64 / 1000.0,
-            c.byoyomi_ms as f64 / 1000.0
-        ),
-        Some(c) => format!("{}+{}", c.base_ms as f64 / 1000.0, c.inc_ms as f64 / 1000.0),
-        None => "-".into(),
-    }
-}
-
-/// The PGN of one game, tagged so that `--resume` can read it back.
-pub fn pgn_game(cfg: &MatchConfig, r: &Record, date: &str) -> String {
+/// The PGN of one game, tagged so that `--resume` can read it back and
+/// check the conditions it was played under (`cond`, from
+/// `conditions::of`).
+pub fn pgn_game(cfg: &MatchConfig, cond: &[Condition], r: &Record, date: &str) -> String {
     let Ok(root) = Position::from_fen(&r.fen, cfg.rules) else {
         return String::new();
     };
@@ -181,15 +171,22 @@ pub fn pgn_game(cfg: &MatchConfig, r: &Record, date: &str) -> String {
         ("Variant", "Janggi".into()),
         ("FEN", r.fen.clone()),
         ("SetUp", "1".into()),
-        ("TimeControl", time_control(cfg)),
         ("Termination", r.kind.termination().into()),
         ("PlyCount", r.moves.len().to_string()),
-        ("Rules", cfg.rules.name().into()),
         ("EndReason", r.kind.name().into()),
     ];
     if !r.detail.is_empty() {
         tags.push(("EndDetail", r.detail.clone()));
     }
+    let players = [
+        engine("WhiteEngine", &cfg.engines[r.slot.cho]),
+        engine("BlackEngine", &cfg.engines[r.slot.han]),
+    ];
+    tags.extend(
+        cond.iter()
+            .chain(&players)
+            .map(|c| (c.tag, c.value.clone())),
+    );
     pgn::write_game(&tags, &root, &r.moves, result, &r.detail)
 }
 
@@ -225,8 +222,10 @@ pub struct SprtReport {
     pub state: &'static str,
 }
 
+/// The JSON report; `cond` (from `conditions::of`) are top-level fields.
 pub fn report_json(
     cfg: &MatchConfig,
+    cond: &[Condition],
     t: &Totals,
     records: &[&Record],
     planned: usize,
@@ -239,9 +238,18 @@ pub fn report_json(
         .enumerate()
         .map(|(i, e)| {
             let et = &t.engines[i];
+            let args: Vec<String> = e.args.iter().map(|a| json::string(a)).collect();
+            let options: Vec<String> = e
+                .options
+                .iter()
+                .map(|(k, v)| Obj::new().str("name", k).str("value", v).render(0))
+                .map(|o| o.replace("\n ", "").replace('\n', " "))
+                .collect();
             let mut o = Obj::new()
                 .str("name", &e.name)
                 .str("cmd", &e.cmd)
+                .raw("args", json::array(&args, 6))
+                .raw("options", json::array(&options, 6))
                 .int("games", et.games())
                 .int("wins", et.wins)
                 .int("draws", et.draws)
@@ -269,9 +277,11 @@ pub fn report_json(
         reasons = reasons.int(k.name(), t.reasons.get(&k).copied().unwrap_or(0));
     }
     let games: Vec<String> = records.iter().map(|r| record_json(cfg, r)).collect();
-    let mut o = Obj::new()
-        .str("rules", cfg.rules.name())
-        .str("time_control", &time_control(cfg))
+    let mut o = Obj::new();
+    for c in cond {
+        o = o.str(c.key, &c.value);
+    }
+    o = o
         .int("games_planned", planned as u64)
         .int("games_played", t.games)
         .raw("interrupted", interrupted.to_string())

@@ -2,10 +2,13 @@
 //! its PGN (or, without one, its JSON). Nothing is taken on trust: each
 //! game must be one this match schedules, from the opening it deals that
 //! pair, with moves the rules core accepts and an end they can have had.
-//! A PGN cut inside its last game (all an interruption can do to it) loses
-//! that game; anything else unreadable refuses the resume.
+//! Nor is a game played under other conditions (limits, openings,
+//! adjudication, engines: see `conditions`) than this match's. A PGN cut
+//! inside its last game (all an interruption can do to it) loses that
+//! game; anything else unreadable refuses the resume.
 
-use super::cli::MatchConfig;
+use super::cli::{EngineSpec, MatchConfig};
+use super::conditions::{self, Condition};
 use super::end::EndKind;
 use super::json::{self, Value};
 use super::openings::{self, Opening};
@@ -85,6 +88,7 @@ fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
 
 struct Resume<'a> {
     cfg: &'a MatchConfig,
+    cond: &'a [Condition],
     sched: &'a Schedule,
     book: &'a [Opening],
     records: BTreeMap<usize, Record>,
@@ -137,13 +141,8 @@ impl Resume<'_> {
 
     fn pgn_game(&self, g: &WrittenGame) -> Result<Record, String> {
         let tag = |k: &str| g.tag(k).ok_or_else(|| format!("no [{k}] tag"));
-        let rules = tag("Rules")?;
-        if rules != self.cfg.rules.name() {
-            return Err(format!(
-                "played under rules {rules}, but this match is under {}",
-                self.cfg.rules.name()
-            ));
-        }
+        let no_tag = |c: &Condition| format!("no [{}] tag", c.tag);
+        conditions::check(self.cond, |c| g.tag(c.tag), no_tag)?;
         let result = tag("Result")?;
         if result != g.result {
             return Err(format!(
@@ -167,7 +166,7 @@ impl Resume<'_> {
         if plies != moves.len().to_string() {
             return Err(format!("[PlyCount \"{plies}\"] but {} moves", moves.len()));
         }
-        self.believe(Claim {
+        let rec = self.believe(Claim {
             number,
             cho: tag("White")?,
             han: tag("Black")?,
@@ -176,7 +175,14 @@ impl Resume<'_> {
             detail: g.tag("EndDetail").unwrap_or(""),
             root,
             moves,
-        })
+        })?;
+        let engines = &self.cfg.engines;
+        let players = [
+            conditions::engine("WhiteEngine", &engines[rec.slot.cho]),
+            conditions::engine("BlackEngine", &engines[rec.slot.han]),
+        ];
+        conditions::check(&players, |c| g.tag(c.tag), no_tag)?;
+        Ok(rec)
     }
 
     fn read_pgn(mut self, path: &Path) -> Result<Resumed, String> {
@@ -245,20 +251,28 @@ impl Resume<'_> {
             String::from_utf8(bytes).map_err(|_| at("JSON report expected, not UTF-8 text"))?;
         let v = json::parse(&text).map_err(|e| at(&e))?;
         let not_ours = |k: &str| at(&format!("no \"{k}\": not a JSON report of janggun match"));
-        let rules = v
-            .get("rules")
+        v.get("rules")
             .and_then(Value::as_str)
             .ok_or_else(|| not_ours("rules"))?;
-        if rules != self.cfg.rules.name() {
-            return Err(at(&format!(
-                "played under rules {rules}, but this match is under {}",
-                self.cfg.rules.name()
-            )));
-        }
         let games = v
             .get("games")
             .and_then(Value::as_arr)
             .ok_or_else(|| not_ours("games"))?;
+        let no_field = |c: &Condition| format!("no \"{}\"", c.key);
+        conditions::check(self.cond, |c| field(&v, c.key), no_field).map_err(|e| at(&e))?;
+        // The report lists its engines once, for all games: each one this
+        // match has must be the same engine (its games are checked against
+        // the schedule by name).
+        let listed = v.get("engines").and_then(Value::as_arr).unwrap_or(&[]);
+        for e in &self.cfg.engines {
+            let Some(entry) = listed.iter().find(|x| field(x, "name") == Some(&e.name)) else {
+                continue;
+            };
+            let was = engine_entry(entry).map(|spec| conditions::engine_line(&spec));
+            let expected = [conditions::engine("", e)];
+            let missing = |_: &Condition| format!("engine {}: no \"args\" or \"options\"", e.name);
+            conditions::check(&expected, |_| was.as_deref(), missing).map_err(|e| at(&e))?;
+        }
         for (k, g) in games.iter().enumerate() {
             let rec = self
                 .json_game(g)
@@ -272,10 +286,43 @@ impl Resume<'_> {
     }
 }
 
-/// Takes the games back from the match's PGN, or without one its JSON.
-pub fn load(cfg: &MatchConfig, sched: &Schedule, book: &[Opening]) -> Result<Resumed, String> {
+/// A text field of a JSON object.
+fn field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// An engine as the JSON report lists it; `None` without its arguments
+/// and options (a report from before they were written) or with anything
+/// not text among them.
+fn engine_entry(v: &Value) -> Option<EngineSpec> {
+    let text = |v: &Value, k: &str| field(v, k).map(String::from);
+    let args = v.get("args")?.as_arr()?;
+    let options = v.get("options")?.as_arr()?;
+    Some(EngineSpec {
+        name: text(v, "name")?,
+        cmd: text(v, "cmd")?,
+        args: args
+            .iter()
+            .map(|a| a.as_str().map(String::from))
+            .collect::<Option<_>>()?,
+        options: options
+            .iter()
+            .map(|o| Some((text(o, "name")?, text(o, "value")?)))
+            .collect::<Option<_>>()?,
+    })
+}
+
+/// Takes the games back from the match's PGN, or without one its JSON,
+/// played under the conditions `cond` (from `conditions::of`).
+pub fn load(
+    cfg: &MatchConfig,
+    cond: &[Condition],
+    sched: &Schedule,
+    book: &[Opening],
+) -> Result<Resumed, String> {
     let r = Resume {
         cfg,
+        cond,
         sched,
         book,
         records: BTreeMap::new(),

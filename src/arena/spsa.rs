@@ -14,7 +14,7 @@
 
 use super::cli::{self, MatchConfig};
 use crate::search::margins::{Tunable, TUNABLES};
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -22,7 +22,8 @@ const ALPHA: f64 = 0.602;
 const GAMMA: f64 = 0.101;
 const LOG_VERSION: &str = "janggun-spsa 1";
 
-pub const USAGE: &str = "usage: janggun spsa --engine cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
+pub const USAGE: &str =
+    "usage: janggun spsa --engine cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
        --iterations N [--pairs P] [--params NAME,NAME,... (default: all margins)]
        [--tc BASE+INC | --nodes N | --depth D | --movetime MS] [--concurrency K]
        [--random-plies N] [--seed S] [--rules R] --log FILE
@@ -59,7 +60,7 @@ fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, S
 
 fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
     s.parse()
-        .map_err(|_| format!("{flag}: bad number '{}'", crate::text::clip(s)))
+        .map_err(|_| format!("{flag}: bad number '{}'", crate::util::text::clip(s)))
 }
 
 fn parse(args: &[String]) -> Result<Spsa, String> {
@@ -103,7 +104,7 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
                 let v = value(args, &mut i, a)?;
                 match_args.extend([a.to_string(), v.to_string()]);
             }
-            _ => return Err(format!("unknown argument '{}'", crate::text::clip(a))),
+            _ => return Err(format!("unknown argument '{}'", crate::util::text::clip(a))),
         }
         i += 1;
     }
@@ -133,7 +134,7 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
                     .ok_or_else(|| {
                         format!(
                             "--params: no margin '{}' (janggun spsa --list)",
-                            crate::text::clip(n)
+                            crate::util::text::clip(n)
                         )
                     })
             })
@@ -190,7 +191,7 @@ impl Spsa {
             return Err(format!(
                 "{}: written by another tuning run ({}); use another --log",
                 self.log.display(),
-                crate::text::clip(first.trim_end())
+                crate::util::text::clip(first.trim_end())
             ));
         }
         let mut next = 0;
@@ -289,12 +290,7 @@ impl Spsa {
                     .clamp(f64::from(p.def.min), f64::from(p.def.max));
                 line.push_str(&format!(" {}={:.3}", p.def.name, p.theta));
             }
-            let values = |v: &[i32]| {
-                v.iter()
-                    .map(i32::to_string)
-                    .collect::<Vec<_>>()
-                    .join(",")
-            };
+            let values = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(",");
             line.push_str(&format!(" plus={} minus={}", values(&plus), values(&minus)));
             writeln!(log, "{line}").map_err(|e| format!("{}: {e}", self.log.display()))?;
             log.flush().map_err(|e| e.to_string())?;

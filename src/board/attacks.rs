@@ -13,7 +13,7 @@
 //! decided it is in README "Speed".
 
 use super::bitboard::Bitboard;
-use super::square::{Color, Square, NUM_SQUARES};
+use super::square::{Color, Square, FILES, NUM_SQUARES};
 
 /// Direction steps as (file, rank) deltas. The first four are orthogonal;
 /// the last four exist only along palace diagonals.
@@ -284,16 +284,14 @@ pub static HORSE_LEAPS_TO: [[Leap; 8]; NUM_SQUARES] = build_leaps_rev(1);
 pub static ELEPHANT_LEAPS: [[Leap; 8]; NUM_SQUARES] = build_leaps(2);
 pub static ELEPHANT_LEAPS_TO: [[Leap; 8]; NUM_SQUARES] = build_leaps_rev(2);
 
-const fn build_line_masks() -> ([u128; 10], [u128; 9]) {
-    let mut ranks = [0u128; 10];
-    let mut files = [0u128; 9];
+const fn build_file_masks() -> [u128; FILES as usize] {
+    let mut files = [0u128; FILES as usize];
     let mut s = 0;
     while s < NUM_SQUARES {
-        ranks[s / 9] |= 1u128 << s;
-        files[s % 9] |= 1u128 << s;
+        files[s % FILES as usize] |= 1u128 << s;
         s += 1;
     }
-    (ranks, files)
+    files
 }
 
 const fn build_lines() -> [u128; NUM_SQUARES] {
@@ -334,8 +332,8 @@ pub static HORSE_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(1);
 /// Points from which an elephant could reach each point (legs ignored).
 pub static ELEPHANT_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(2);
 
-pub static RANK_MASKS: [u128; 10] = build_line_masks().0;
-pub static FILE_MASKS: [u128; 9] = build_line_masks().1;
+/// The points of each file.
+pub static FILE_MASKS: [u128; FILES as usize] = build_file_masks();
 
 const fn build_palace_masks() -> ([u128; 2], u128) {
     let mut pal = [0u128; 2];

@@ -1,6 +1,6 @@
 //! A set of points: 90 bits of a `u128`, bit `n` for `Square(n)`.
 
-use super::square::Square;
+use super::square::{Square, NUM_SQUARES};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
@@ -10,7 +10,7 @@ const _: () = assert!(std::mem::size_of::<Bitboard>() == 16);
 
 impl Bitboard {
     pub const EMPTY: Bitboard = Bitboard(0);
-    pub const ALL: Bitboard = Bitboard((1u128 << 90) - 1);
+    pub const ALL: Bitboard = Bitboard((1u128 << NUM_SQUARES) - 1);
 
     #[inline]
     pub const fn from_square(sq: Square) -> Bitboard {
@@ -52,18 +52,6 @@ impl Bitboard {
     pub const fn lsb(self) -> Square {
         debug_assert!(self.0 != 0);
         Square::new(self.0.trailing_zeros() as u8)
-    }
-
-    /// Highest point; the caller guarantees the set is not empty.
-    #[inline]
-    pub const fn msb(self) -> Square {
-        debug_assert!(self.0 != 0);
-        Square::new(127 - self.0.leading_zeros() as u8)
-    }
-
-    #[inline]
-    pub const fn more_than_one(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
     }
 }
 

@@ -71,7 +71,7 @@ impl Position {
                             return err(format!(
                                 "rank {} has an empty run '{}'; runs are 1 to 9",
                                 rank + 1,
-                                crate::text::clip(&run)
+                                crate::util::text::clip(&run)
                             ))
                         }
                     };
@@ -84,7 +84,7 @@ impl Position {
                 } else {
                     return err(format!(
                         "unknown piece letter '{}' in rank {}",
-                        crate::text::escape(&c.to_string()),
+                        crate::util::text::escape(&c.to_string()),
                         rank + 1
                     ));
                 }
@@ -102,34 +102,7 @@ impl Position {
             }
         }
 
-        // Any number of each other piece is accepted, as Fairy-Stockfish does
-        // (composed problems use a third chariot): nothing in the rules or
-        // the engine depends on the counts. What is refused breaks the
-        // engine's invariants: one general per side in its palace, and
-        // guards in their own palace. Fairy-Stockfish gives a guard outside
-        // its palace no moves but lets it check along the enemy palace's
-        // diagonals; no game reaches that, and the attack code here assumes
-        // guards stay home.
-        for c in Color::ALL {
-            let n = pos.pieces_of(c, PieceKind::General).count();
-            if n != 1 {
-                return err(format!(
-                    "{} has {} generals, needs exactly one",
-                    side_name(c),
-                    n
-                ));
-            }
-            for k in [PieceKind::General, PieceKind::Guard] {
-                if let Some(sq) = (pos.pieces_of(c, k) & !palace(c)).next() {
-                    return err(format!(
-                        "{}'s {} on {} is outside its palace",
-                        side_name(c),
-                        k.name(),
-                        sq
-                    ));
-                }
-            }
-        }
+        pos.check_placement()?;
 
         let side = match fields.next() {
             None | Some("w") => Color::Cho,
@@ -155,12 +128,59 @@ impl Position {
             return err("move counters out of range");
         }
         pos.finish_setup(side, halfmove, fullmove);
-        let mut other = pos.clone();
-        other.finish_setup(!side, halfmove, fullmove);
+        pos.check_not_to_move()?;
+        Ok(pos)
+    }
+
+    /// Whether a set-up position is one the rules and the engine accept:
+    /// what a FEN's placement and side to move are checked against, for
+    /// positions built another way (training records).
+    pub fn validate(&self) -> Result<(), FenError> {
+        self.check_placement()?;
+        self.check_not_to_move()
+    }
+
+    fn check_placement(&self) -> Result<(), FenError> {
+        // Any number of each other piece is accepted, as Fairy-Stockfish does
+        // (composed problems use a third chariot): nothing in the rules or
+        // the engine depends on the counts. What is refused breaks the
+        // engine's invariants: one general per side in its palace, and
+        // guards in their own palace. Fairy-Stockfish gives a guard outside
+        // its palace no moves but lets it check along the enemy palace's
+        // diagonals; no game reaches that, and the attack code here assumes
+        // guards stay home.
+        for c in Color::ALL {
+            let n = self.pieces_of(c, PieceKind::General).count();
+            if n != 1 {
+                return err(format!(
+                    "{} has {} generals, needs exactly one",
+                    side_name(c),
+                    n
+                ));
+            }
+            for k in [PieceKind::General, PieceKind::Guard] {
+                if let Some(sq) = (self.pieces_of(c, k) & !palace(c)).next() {
+                    return err(format!(
+                        "{}'s {} on {} is outside its palace",
+                        side_name(c),
+                        k.name(),
+                        sq
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The side not to move may not be in check (it would be captured).
+    fn check_not_to_move(&self) -> Result<(), FenError> {
+        let side = self.side_to_move();
+        let mut other = self.clone();
+        other.finish_setup(!side, self.halfmove(), self.fullmove());
         if other.in_check() {
             return err(format!("{}, not to move, is in check", side_name(!side)));
         }
-        Ok(pos)
+        Ok(())
     }
 
     pub fn to_fen(&self) -> String {

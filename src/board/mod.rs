@@ -24,4 +24,4 @@ pub use position::Position;
 pub use rules::{game_end, immediate_end, optional_end, EndReason, GameEnd, Outcome};
 pub use ruleset::RuleSet;
 pub use san::{from_san, line_to_san, to_san};
-pub use square::{Color, Piece, PieceKind, Square};
+pub use square::{Color, Piece, PieceKind, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES};

@@ -1,6 +1,6 @@
 //! The move type and a fixed-capacity move list.
 
-use super::square::Square;
+use super::square::{Square, NUM_SQUARES};
 use std::num::NonZeroU16;
 
 /// From in bits 0..7, to in bits 7..14, bit 14 always set so the value is
@@ -53,7 +53,7 @@ impl Move {
     pub fn from_raw(raw: u16) -> Option<Move> {
         let from = raw & 0x7f;
         let to = raw >> 7 & 0x7f;
-        if raw >= TAG || from >= 90 || to >= 90 {
+        if raw >= TAG || from as usize >= NUM_SQUARES || to as usize >= NUM_SQUARES {
             return None;
         }
         Some(Move::new(Square::new(from as u8), Square::new(to as u8)))

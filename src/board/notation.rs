@@ -197,7 +197,7 @@ mod tests {
 
     #[test]
     fn setup_names_pinned_to_fens() {
-        // RULES.md's table, both sides.
+        // docs/RULES.md's table, both sides.
         assert_eq!(Setup::Inner.back_rank(Color::Cho), "RNBA1ABNR");
         assert_eq!(Setup::Outer.back_rank(Color::Cho), "RBNA1ANBR");
         assert_eq!(Setup::Left.back_rank(Color::Cho), "RBNA1ABNR");

@@ -222,11 +222,6 @@ impl Position {
         self.state().in_check
     }
 
-    #[inline]
-    pub fn last_move(&self) -> Option<Move> {
-        self.state().mv
-    }
-
     /// The move that led here was a pass.
     #[inline]
     pub fn last_was_pass(&self) -> bool {
@@ -447,13 +442,6 @@ impl Position {
         }
     }
 
-    /// Forgets the history before the current position (keeps it as a new root).
-    pub fn clear_history(&mut self) {
-        let st = *self.state();
-        self.states.clear();
-        self.states.push(State { mv: None, ..st });
-    }
-
     /// The same position with colours and board flipped (debug `flip`).
     pub fn flipped(&self) -> Position {
         let mut p = Position::empty(self.rules);
@@ -529,7 +517,7 @@ mod tests {
     /// screens appearing and vanishing).
     #[test]
     fn gives_check_matches_make() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = crate::util::rng::Rng::new(0x9E37_79B9_7F4A_7C15);
         let mut checks = 0;
         for game in 0..60 {
             let mut pos = Position::from_fen(crate::board::START_FEN, RuleSet::Janggi).unwrap();
@@ -546,10 +534,7 @@ mod tests {
                     checks += predicted as u32;
                     pos.unmake();
                 }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let m = list.as_slice()[(seed % list.len() as u64) as usize];
+                let m = list.as_slice()[rng.below(list.len())];
                 pos.make(m);
             }
         }

@@ -78,7 +78,7 @@ impl FromStr for RuleSet {
             .ok_or_else(|| {
                 format!(
                     "unknown rule set '{}' ({})",
-                    crate::text::clip(s),
+                    crate::util::text::clip(s),
                     Self::NAMES.join(", ")
                 )
             })?;

@@ -9,6 +9,9 @@ use std::fmt;
 pub const FILES: u8 = 9;
 pub const RANKS: u8 = 10;
 pub const NUM_SQUARES: usize = 90;
+/// Piece kinds a side has, and pieces (colour and kind) in all.
+pub const NUM_KINDS: usize = 7;
+pub const NUM_PIECES: usize = 2 * NUM_KINDS;
 
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub struct Square(u8);
@@ -29,7 +32,7 @@ impl Square {
 
     #[inline]
     pub const fn new(index: u8) -> Square {
-        debug_assert!(index < 90);
+        debug_assert!((index as usize) < NUM_SQUARES);
         Square(index)
     }
 
@@ -161,7 +164,7 @@ pub enum PieceKind {
 }
 
 impl PieceKind {
-    pub const ALL: [PieceKind; 7] = [
+    pub const ALL: [PieceKind; NUM_KINDS] = [
         PieceKind::General,
         PieceKind::Guard,
         PieceKind::Elephant,
@@ -252,7 +255,7 @@ pub enum Piece {
 }
 
 impl Piece {
-    const TABLE: [Piece; 14] = [
+    const TABLE: [Piece; NUM_PIECES] = [
         Piece::ChoGeneral,
         Piece::ChoGuard,
         Piece::ChoElephant,
@@ -271,7 +274,7 @@ impl Piece {
 
     #[inline]
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
-        Piece::TABLE[color.index() * 7 + kind.index()]
+        Piece::TABLE[color.index() * NUM_KINDS + kind.index()]
     }
 
     #[inline]
@@ -281,7 +284,7 @@ impl Piece {
 
     #[inline]
     pub const fn color(self) -> Color {
-        if (self as u8) < 7 {
+        if (self as usize) < NUM_KINDS {
             Color::Cho
         } else {
             Color::Han
@@ -290,7 +293,7 @@ impl Piece {
 
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self as usize) % 7]
+        PieceKind::ALL[(self as usize) % NUM_KINDS]
     }
 
     pub fn fen_char(self) -> char {

@@ -3,25 +3,24 @@
 //! (Han's perspective flips the ranks), so one feature transformer serves
 //! both; which side is Cho is told to the net by its output layer instead.
 
-use crate::board::{Color, Piece, Square};
+use crate::board::square::FILES;
+use crate::board::{Color, Piece, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES};
 
-pub const INPUTS: usize = 90 * 14;
-/// Features a perspective can have active at once (one per piece).
-pub const MAX_ACTIVE: usize = 32;
+pub const INPUTS: usize = NUM_SQUARES * NUM_PIECES;
 
 /// The feature of piece `p` on `sq` as `persp` sees it.
 #[inline]
 pub fn index(persp: Color, p: Piece, sq: Square) -> usize {
     let rel = if persp == Color::Cho { sq } else { sq.flip() };
     let theirs = (p.color() != persp) as usize;
-    (theirs * 7 + p.kind().index()) * 90 + rel.index()
+    (theirs * NUM_KINDS + p.kind().index()) * NUM_SQUARES + rel.index()
 }
 
 /// The left-right mirror (file f to 8 - f): the rules are symmetric under
 /// it, so a mirrored position is an equally good training sample.
 #[inline]
 pub fn mirror(sq: Square) -> Square {
-    Square::new(sq.rank() * 9 + (8 - sq.file()))
+    Square::new(sq.rank() * FILES + (FILES - 1 - sq.file()))
 }
 
 /// Active features of `persp` for a piece list, optionally mirrored.

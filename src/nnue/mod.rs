@@ -1,17 +1,14 @@
-//! NNUE: the training-data format, the trainer, and the efficiently
-//! updatable network the search can evaluate with instead of the classical
-//! evaluation.
+//! NNUE inference: the efficiently updatable network the search evaluates
+//! with instead of the classical evaluation (features, the net file and
+//! its layout, the accumulators, the SIMD loops, the embedded net). It
+//! imports nothing above `board`; training is `crate::train`.
 
 pub mod accumulator;
-pub mod cli;
 pub mod embedded;
 pub mod features;
-pub mod hash;
+pub mod layout;
 pub mod net;
-pub mod record;
-pub mod rng;
 pub mod simd;
-pub mod train;
 
 pub use accumulator::Accumulators;
 pub use net::Network;

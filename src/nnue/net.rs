@@ -1,28 +1,16 @@
-//! The quantised network and its file format (little-endian):
-//!
-//! | bytes | content |
-//! |---|---|
-//! | 0..8 | magic `JANGNNUE` |
-//! | 8..12 | format version (u32, 1) |
-//! | 12..16 | inputs (u32, 1260) |
-//! | 16..20 | hidden size N (u32, a multiple of 16, 16..=2048) |
-//! | 20..24 | QA, the feature transformer's scale (i32) |
-//! | 24..28 | QB, the output layer's scale (i32) |
-//! | 28..32 | centipawns per output unit (i32) |
-//! | 32.. | feature weights i16 [1260][N], biases i16 [N], output weights i16 [2][2N] (Cho to move, Han to move; own half first), output biases i32 [2] |
+//! The quantised network the search evaluates with. Its file format and
+//! parameter shapes are `layout.rs`'s.
 //!
 //! Evaluation: `acc = bias + sum of the active features' rows` per
 //! perspective, clipped to `0..=QA`; `out = sum(clip(acc_stm) * w[stm][..N])
 //! + sum(clip(acc_other) * w[stm][N..]) + b[stm]`, then
 //! `cp = out * scale / (QA * QB)` (integer division toward zero).
 
-use super::features::INPUTS;
-use super::hash::fnv1a64;
+use super::layout::{self, Block, Header, HEADER_SIZE};
+use crate::util::file::open_regular;
+use crate::util::hash::fnv1a64;
+use std::io::Read;
 
-pub const MAGIC: &[u8; 8] = b"JANGNNUE";
-pub const VERSION: u32 = 1;
-pub const HEADER_SIZE: usize = 32;
-pub const MAX_HIDDEN: usize = 2048;
 /// The net's evaluation is kept well inside the search's decided scores.
 pub const EVAL_LIMIT: i32 = 10_000;
 
@@ -31,11 +19,13 @@ pub struct Network {
     pub qa: i32,
     pub qb: i32,
     pub scale: i32,
-    /// `[INPUTS][hidden]`, one row per feature.
+    /// [`Block::FtWeights`].
     pub ft_weights: Vec<i16>,
+    /// [`Block::FtBias`].
     pub ft_bias: Vec<i16>,
-    /// `[2][2 * hidden]`, indexed by the side to move's colour.
+    /// [`Block::OutWeights`].
     pub out_weights: Vec<i16>,
+    /// [`Block::OutBias`].
     pub out_bias: [i32; 2],
     /// FNV-1a of the file's bytes.
     pub hash: u64,
@@ -47,101 +37,99 @@ impl std::fmt::Debug for Network {
     }
 }
 
-fn u32_at(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-}
-
 impl Network {
+    /// A net from its header and its blocks' values in [`Block::ORDER`],
+    /// checking the header, every block's length and every value's range
+    /// as the file format stores it; the hash is that of its file.
+    pub fn from_blocks(head: Header, blocks: [Vec<i32>; 4]) -> Result<Network, String> {
+        head.check()?;
+        for (b, v) in Block::ORDER.iter().zip(&blocks) {
+            if v.len() != b.len(head.hidden) {
+                return Err(format!(
+                    "{b:?} holds {} values, not {}",
+                    v.len(),
+                    b.len(head.hidden)
+                ));
+            }
+            if v.iter().any(|&x| (x as i64).abs() > b.limit()) {
+                return Err(format!("{b:?} has a value out of range"));
+            }
+        }
+        let i16s = |v: &[i32]| v.iter().map(|&x| x as i16).collect::<Vec<i16>>();
+        let mut n = Network {
+            hidden: head.hidden,
+            qa: head.qa,
+            qb: head.qb,
+            scale: head.scale,
+            ft_weights: i16s(&blocks[0]),
+            ft_bias: i16s(&blocks[1]),
+            out_weights: i16s(&blocks[2]),
+            out_bias: [blocks[3][0], blocks[3][1]],
+            hash: 0,
+        };
+        n.hash = fnv1a64(&n.to_bytes());
+        Ok(n)
+    }
+
+    pub fn header(&self) -> Header {
+        Header {
+            hidden: self.hidden,
+            qa: self.qa,
+            qb: self.qb,
+            scale: self.scale,
+        }
+    }
+
+    /// Block `b`'s values, widened to i32.
+    pub fn block(&self, b: Block) -> Vec<i32> {
+        let wide = |v: &[i16]| v.iter().map(|&x| x as i32).collect();
+        match b {
+            Block::FtWeights => wide(&self.ft_weights),
+            Block::FtBias => wide(&self.ft_bias),
+            Block::OutWeights => wide(&self.out_weights),
+            Block::OutBias => self.out_bias.to_vec(),
+        }
+    }
+
     /// Reads a net file's bytes, checking everything; never panics.
     pub fn from_bytes(b: &[u8]) -> Result<Network, String> {
-        if b.len() < HEADER_SIZE {
-            return Err(format!("net file too short ({} bytes)", b.len()));
-        }
-        if &b[0..8] != MAGIC {
-            return Err("not a Janggun net file (bad magic)".into());
-        }
-        if u32_at(b, 8) != VERSION {
-            return Err(format!(
-                "net format version {}, this build reads {VERSION}",
-                u32_at(b, 8)
-            ));
-        }
-        if u32_at(b, 12) as usize != INPUTS {
-            return Err(format!("net has {} inputs, not {INPUTS}", u32_at(b, 12)));
-        }
-        let hidden = u32_at(b, 16) as usize;
-        if hidden == 0 || hidden > MAX_HIDDEN || !hidden.is_multiple_of(16) {
-            return Err(format!(
-                "hidden size {hidden} (must be a multiple of 16 up to {MAX_HIDDEN})"
-            ));
-        }
-        let (qa, qb, scale) = (
-            u32_at(b, 20) as i32,
-            u32_at(b, 24) as i32,
-            u32_at(b, 28) as i32,
-        );
-        if !(1..=1024).contains(&qa) || !(1..=1024).contains(&qb) || !(1..=100_000).contains(&scale)
-        {
-            return Err(format!("bad scales QA {qa}, QB {qb}, scale {scale}"));
-        }
-        let want = HEADER_SIZE + 2 * (INPUTS * hidden + hidden + 4 * hidden) + 8;
+        let head = Header::parse(b)?;
+        let want = head.file_size();
         if b.len() != want {
             return Err(format!(
-                "net file is {} bytes, hidden size {hidden} needs {want}",
-                b.len()
+                "net file is {} bytes, hidden size {} needs {want}",
+                b.len(),
+                head.hidden
             ));
         }
         let mut at = HEADER_SIZE;
-        let mut i16s = |n: usize| {
-            let v: Vec<i16> = b[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]))
-                .collect();
-            at += 2 * n;
-            v
-        };
-        let ft_weights = i16s(INPUTS * hidden);
-        let ft_bias = i16s(hidden);
-        let out_weights = i16s(4 * hidden);
-        let end = b.len();
-        let out_bias = [u32_at(b, end - 8) as i32, u32_at(b, end - 4) as i32];
-        Ok(Network {
-            hidden,
-            qa,
-            qb,
-            scale,
-            ft_weights,
-            ft_bias,
-            out_weights,
-            out_bias,
-            hash: fnv1a64(b),
-        })
+        let blocks = Block::ORDER.map(|blk| {
+            let w = blk.width();
+            let bytes = &b[at..at + blk.len(head.hidden) * w];
+            at += bytes.len();
+            bytes
+                .chunks_exact(w)
+                .map(|c| match w {
+                    2 => i16::from_le_bytes([c[0], c[1]]) as i32,
+                    _ => i32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+                })
+                .collect()
+        });
+        Network::from_blocks(head, blocks)
     }
 
     /// The file's bytes (what `from_bytes` reads).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER_SIZE + 2 * self.ft_weights.len() + 4096);
-        b.extend_from_slice(MAGIC);
-        for v in [
-            VERSION,
-            INPUTS as u32,
-            self.hidden as u32,
-            self.qa as u32,
-            self.qb as u32,
-            self.scale as u32,
-        ] {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
-        for w in self
-            .ft_weights
-            .iter()
-            .chain(&self.ft_bias)
-            .chain(&self.out_weights)
-        {
-            b.extend_from_slice(&w.to_le_bytes());
-        }
-        for v in self.out_bias {
-            b.extend_from_slice(&v.to_le_bytes());
+        let head = self.header();
+        let mut b = Vec::with_capacity(head.file_size());
+        b.extend_from_slice(&head.to_bytes());
+        for blk in Block::ORDER {
+            for v in self.block(blk) {
+                match blk.width() {
+                    2 => b.extend_from_slice(&(v as i16).to_le_bytes()),
+                    _ => b.extend_from_slice(&v.to_le_bytes()),
+                }
+            }
         }
         b
     }
@@ -151,22 +139,41 @@ impl Network {
         format!("nn-{:012x}.jnn", self.hash >> 16)
     }
 
-    /// Reads a net file from disk.
+    /// Reads a net file from disk: a regular file only, its header first,
+    /// then exactly the size the header implies (a file of another size is
+    /// refused before its body is read).
     pub fn load(path: &std::path::Path) -> Result<Network, String> {
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        Network::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+        let name = path.display();
+        let (mut file, len) = open_regular(path)?;
+        let mut head = [0u8; HEADER_SIZE];
+        file.read_exact(&mut head)
+            .map_err(|_| format!("{name}: net file too short ({len} bytes)"))?;
+        let want = Header::parse(&head)
+            .map_err(|e| format!("{name}: {e}"))?
+            .file_size();
+        if len != want as u64 {
+            return Err(format!(
+                "{name}: net file is {len} bytes, its header needs {want}"
+            ));
+        }
+        let mut bytes = Vec::with_capacity(want);
+        bytes.extend_from_slice(&head);
+        file.take((want - HEADER_SIZE) as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{name}: {e}"))?;
+        Network::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))
     }
 
     /// The feature row of feature `f`.
     #[inline]
     pub fn row(&self, f: usize) -> &[i16] {
-        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+        &self.ft_weights[layout::feature_row(f, self.hidden)]
     }
 
     /// Output weights for the side to move (`stm` 0 Cho, 1 Han).
     #[inline]
     pub fn out_row(&self, stm: usize) -> &[i16] {
-        &self.out_weights[stm * 2 * self.hidden..(stm + 1) * 2 * self.hidden]
+        &self.out_weights[layout::out_row(stm, self.hidden)]
     }
 
     /// Centipawns from the output layer's integer sum.
@@ -182,24 +189,24 @@ impl Network {
 mod tests {
     use super::*;
 
-    pub(crate) fn tiny(hidden: usize) -> Network {
-        let mut x = 1u32;
-        let mut next = move || {
-            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            ((x >> 16) % 61) as i16 - 30
-        };
-        let n = Network {
+    fn tiny(hidden: usize) -> Network {
+        let mut rng = crate::util::rng::Rng::new(1);
+        let head = Header {
             hidden,
-            qa: 255,
-            qb: 64,
+            qa: layout::QA,
+            qb: layout::QB,
             scale: 400,
-            ft_weights: (0..INPUTS * hidden).map(|_| next()).collect(),
-            ft_bias: (0..hidden).map(|_| next() + 60).collect(),
-            out_weights: (0..4 * hidden).map(|_| next()).collect(),
-            out_bias: [1000, -2000],
-            hash: 0,
         };
-        Network::from_bytes(&n.to_bytes()).unwrap()
+        let blocks = Block::ORDER.map(|b| {
+            (0..b.len(hidden))
+                .map(|i| match b {
+                    Block::FtBias => rng.below(61) as i32 + 30,
+                    Block::OutBias => [1000, -2000][i],
+                    _ => rng.below(61) as i32 - 30,
+                })
+                .collect()
+        });
+        Network::from_blocks(head, blocks).unwrap()
     }
 
     #[test]
@@ -219,5 +226,9 @@ mod tests {
         let mut bad = b;
         bad[8] = 9;
         assert!(Network::from_bytes(&bad).is_err());
+        // An i16 block with a value the file cannot hold.
+        let mut blocks = Block::ORDER.map(|blk| n.block(blk));
+        blocks[0][3] = 40_000;
+        assert!(Network::from_blocks(n.header(), blocks).is_err());
     }
 }

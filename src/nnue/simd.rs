@@ -135,17 +135,13 @@ unsafe fn output_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::layout::{DEFAULT_HIDDEN, HIDDEN_STEP};
 
     #[test]
     fn avx2_equals_scalar() {
-        let mut x = 7u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as i16
-        };
-        for n in [16usize, 32, 256] {
+        let mut rng = crate::util::rng::Rng::new(7);
+        let mut next = move || rng.next_u64() as i16;
+        for n in [HIDDEN_STEP, 2 * HIDDEN_STEP, DEFAULT_HIDDEN] {
             let src: Vec<i16> = (0..n).map(|_| next()).collect();
             let rows: Vec<Vec<i16>> = (0..4).map(|_| (0..n).map(|_| next()).collect()).collect();
             let mut a = vec![0i16; n];

@@ -1,5 +1,6 @@
 //! Inference against itself: incremental accumulators against a full
-//! refresh, the mirror symmetry, and a deterministic NNUE search.
+//! refresh, and the mirror symmetry. (A search with the net is
+//! `tests/nnue_search.rs`.)
 
 use super::embedded;
 use super::features::{index, mirror};
@@ -8,7 +9,7 @@ use crate::board::notation::setup_fen;
 use crate::board::{
     legal_moves, Color, MoveList, Piece, PieceKind, Position, RuleSet, Setup, Square,
 };
-use crate::nnue::rng::Rng;
+use crate::util::rng::Rng;
 
 fn fresh(net: &Network, pos: &Position) -> Vec<i16> {
     let mut a = Accumulators::new(net, 1);
@@ -113,34 +114,4 @@ fn a_mirror_symmetric_net_evaluates_mirror_images_alike() {
         }
     }
     assert!(asymmetric > 1000);
-}
-
-#[test]
-fn nnue_search_is_deterministic() {
-    use crate::search::{Control, Engine, Limits, Settings};
-    let run = || {
-        let mut engine = Engine::new(Settings {
-            nnue: Some(embedded::network().unwrap()),
-            ..Settings::default()
-        });
-        let limits = Limits {
-            depth: Some(7),
-            ..Limits::default()
-        };
-        crate::tools::bench::fens()
-            .iter()
-            .take(12)
-            .map(|fen| {
-                let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
-                engine.clear();
-                let r = engine.search(&pos, &limits, &Control::new(), &mut |_| {});
-                (r.nodes, r.best)
-            })
-            .collect::<Vec<_>>()
-    };
-    let a = run();
-    assert_eq!(a, run());
-    let nodes: u64 = a.iter().map(|(n, _)| n).sum();
-    assert!(nodes > 10_000, "{a:?}");
-    assert!(a.iter().filter(|(_, b)| b.is_some()).count() >= 10, "{a:?}");
 }

@@ -102,7 +102,7 @@ impl fmt::Display for ParseError {
     }
 }
 
-pub use crate::text::clip;
+pub use crate::util::text::clip;
 
 pub const MAX_DEPTH: u64 = 255;
 pub const MAX_PERFT: u64 = 20;

@@ -283,8 +283,8 @@ impl Core {
             Dialect::Uci | Dialect::Ucci => self.out.error(&format!("{what}: {why}")),
             Dialect::Cecp => self.out.line(&format!(
                 "Error ({}): {}",
-                crate::text::escape(why),
-                crate::text::escape(what)
+                crate::util::text::escape(why),
+                crate::util::text::escape(what)
             )),
         }
     }

@@ -9,7 +9,7 @@ use super::dialect::Dialect;
 use crate::board::RuleSet;
 use crate::search::margins::TUNABLES;
 use crate::search::{Ablation, Settings, MAX_HASH_MB, MAX_THREADS};
-use crate::text::clip;
+use crate::util::text::clip;
 use std::sync::Arc;
 
 /// Everything the options change.

@@ -38,7 +38,7 @@ impl Output {
             if !m.file_type().is_file() {
                 return Err(format!(
                     "'{}' is not a regular file",
-                    crate::text::clip(path)
+                    crate::util::text::clip(path)
                 ));
             }
         }
@@ -46,7 +46,7 @@ impl Output {
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("cannot open '{}': {e}", crate::text::clip(path)))?;
+            .map_err(|e| format!("cannot open '{}': {e}", crate::util::text::clip(path)))?;
         *log = Some(BufWriter::new(f));
         Ok(())
     }
@@ -62,7 +62,7 @@ impl Output {
             let t = SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .unwrap_or_default();
-            let line = crate::text::escape(line.trim_end_matches(['\n', '\r']));
+            let line = crate::util::text::escape(line.trim_end_matches(['\n', '\r']));
             // A full disk must not stop the engine: the log is best effort.
             let _ = writeln!(f, "{}.{:03} {dir} {line}", t.as_secs(), t.subsec_millis());
             let _ = f.flush();
@@ -94,7 +94,10 @@ impl Output {
     /// `info string error: ...`, with any control bytes that came from
     /// outside escaped (they would corrupt a GUI's log or terminal).
     pub fn error(&self, s: &str) {
-        self.line(&format!("info string error: {}", crate::text::escape(s)));
+        self.line(&format!(
+            "info string error: {}",
+            crate::util::text::escape(s)
+        ));
     }
 }
 

@@ -16,12 +16,12 @@ use crate::board::{
     game_end, movegen::is_legal, parse_move, Color, Move, Notation, Position, RuleSet,
 };
 use crate::search::Limits;
-use crate::text;
+use crate::util::text;
 
 /// XBoard's piece slots mapped to Janggi's letters, as Fairy-Stockfish
 /// sends them (horse N, chariot R, guard A, elephant B, soldier P, cannon
 /// C, general K). Observed with XBoard 4.9.1: with the soldier in the
-/// chess pawn's slot (CECP.md's shorter table) XBoard appends a promotion
+/// chess pawn's slot (`PH.R.AE..K.C.`, a shorter table) XBoard appends a promotion
 /// suffix to a soldier reaching the last rank, and without `piece`
 /// definitions its SAN is ambiguous for guards (`Ae8`), so that saved
 /// games cannot be replayed.

@@ -4,7 +4,7 @@
 //! (search score - static evaluation); the sum is added to the evaluation
 //! before the pruning decisions read it.
 
-use crate::board::{Color, Move, Piece, PieceKind, Position};
+use crate::board::{Color, Move, Piece, PieceKind, Position, NUM_PIECES, NUM_SQUARES};
 
 const SIZE: usize = 16384;
 /// Entries are kept in 1/GRAIN centipawns, so that small corrections add up.
@@ -53,7 +53,7 @@ fn material_index(pos: &Position) -> usize {
 }
 
 fn prev_index(side: usize, prev: Option<(Piece, Move)>) -> Option<usize> {
-    prev.map(|(p, m)| (side * 14 + p.index()) * 90 + m.to().index())
+    prev.map(|(p, m)| (side * NUM_PIECES + p.index()) * NUM_SQUARES + m.to().index())
 }
 
 fn update(entry: &mut i32, diff: i32, weight: i32) {
@@ -67,7 +67,7 @@ impl Correction {
         Correction {
             soldiers: vec![0; 2 * SIZE],
             material: vec![0; 2 * SIZE],
-            prev: vec![0; 2 * 14 * 90],
+            prev: vec![0; 2 * NUM_PIECES * NUM_SQUARES],
         }
     }
 

@@ -1,14 +1,15 @@
 //! The engine the protocol drives: owns the transposition table and each
 //! thread's history tables, and runs one Lazy SMP search per `go`.
 
+use super::deepening::{initial_root_moves, root_info, IterationOptions};
 use super::eval;
 use super::margins::{self, LmrTable};
-use super::ordering::{History, MAX_PLY};
+use super::ordering::History;
 use super::root::RootSet;
+use super::score::MAX_PLY;
 use super::score::{to_score, INF};
 use super::search::{Searcher, Shared};
 use super::skill::Skill;
-use super::thread::{initial_root_moves, root_info, IterationOptions};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Control, Limits, Report, Score, SearchResult, Settings};

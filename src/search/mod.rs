@@ -10,11 +10,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub mod correction;
+pub mod deepening;
 pub mod endings;
-pub mod margins;
 pub mod engine;
 pub mod eval;
-pub mod neural;
+pub mod eval_switch;
+pub mod margins;
 pub mod ordering;
 pub mod params;
 pub mod root;
@@ -23,7 +24,6 @@ pub mod score;
 pub mod search;
 pub mod see;
 pub mod skill;
-pub mod thread;
 pub mod time;
 pub mod tt;
 pub mod tuned;
@@ -164,44 +164,54 @@ pub enum Ablation {
 }
 
 impl Ablation {
-    /// Option values, in `ALL`'s order.
-    pub const NAMES: &'static [&'static str] = &[
-        "none",
-        "nullmove",
-        "rfp",
-        "futility",
-        "lmp",
-        "lmr",
-        "iir",
-        "histprune",
-        "probcut",
-        "singular",
-        "correction",
+    /// Every value with its option name, in the order the option lists
+    /// them: the one table `NAMES`, `ALL`, `name` and `from_name` read.
+    const TABLE: [(Ablation, &'static str); 11] = [
+        (Ablation::None, "none"),
+        (Ablation::NullMove, "nullmove"),
+        (Ablation::ReverseFutility, "rfp"),
+        (Ablation::Futility, "futility"),
+        (Ablation::LateMovePruning, "lmp"),
+        (Ablation::LateMoveReductions, "lmr"),
+        (Ablation::InternalIterativeReduction, "iir"),
+        (Ablation::HistoryPruning, "histprune"),
+        (Ablation::ProbCut, "probcut"),
+        (Ablation::Singular, "singular"),
+        (Ablation::Correction, "correction"),
     ];
-    pub const ALL: [Ablation; 11] = [
-        Ablation::None,
-        Ablation::NullMove,
-        Ablation::ReverseFutility,
-        Ablation::Futility,
-        Ablation::LateMovePruning,
-        Ablation::LateMoveReductions,
-        Ablation::InternalIterativeReduction,
-        Ablation::HistoryPruning,
-        Ablation::ProbCut,
-        Ablation::Singular,
-        Ablation::Correction,
-    ];
+    /// Option values, in the table's order.
+    pub const NAMES: &'static [&'static str] = &{
+        let mut names = [""; Self::TABLE.len()];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Self::TABLE[i].1;
+            i += 1;
+        }
+        names
+    };
+    /// Every value, in the table's order.
+    pub const ALL: [Ablation; Self::TABLE.len()] = {
+        let mut all = [Ablation::None; Self::TABLE.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Self::TABLE[i].0;
+            i += 1;
+        }
+        all
+    };
 
     pub fn name(self) -> &'static str {
-        let i = Self::ALL.iter().position(|&a| a == self).unwrap_or(0);
-        Self::NAMES[i]
+        Self::TABLE
+            .iter()
+            .find(|&&(a, _)| a == self)
+            .map_or(Self::TABLE[0].1, |&(_, n)| n)
     }
 
     pub fn from_name(name: &str) -> Option<Ablation> {
-        let i = Self::NAMES
+        Self::TABLE
             .iter()
-            .position(|n| n.eq_ignore_ascii_case(name))?;
-        Some(Self::ALL[i])
+            .find(|(_, n)| n.eq_ignore_ascii_case(name))
+            .map(|&(a, _)| a)
     }
 }
 
@@ -275,4 +285,21 @@ impl Default for Settings {
 #[allow(dead_code)]
 fn _assert_send(pos: Position) -> impl Send {
     pos
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ablation;
+
+    #[test]
+    fn ablation_names_round_trip() {
+        assert_eq!(Ablation::NAMES.len(), Ablation::TABLE.len());
+        for (i, &(a, n)) in Ablation::TABLE.iter().enumerate() {
+            assert_eq!(a.name(), n);
+            assert_eq!(Ablation::NAMES[i], n);
+            assert_eq!(Ablation::ALL[i], a);
+            assert_eq!(Ablation::from_name(&n.to_uppercase()), Some(a));
+        }
+        assert_eq!(Ablation::from_name("nothing"), None);
+    }
 }

@@ -3,10 +3,10 @@
 //! counter-move history, bad captures last.
 
 use super::eval::piece_value;
+use super::score::MAX_PLY;
 use super::see::see_ge;
-use crate::board::{Move, MoveList, Piece, Position};
+use crate::board::{Move, MoveList, Piece, Position, NUM_PIECES, NUM_SQUARES};
 
-pub const MAX_PLY: usize = 128;
 const HIST_MAX: i32 = 16384;
 
 /// Per-thread learning tables, kept between searches of one game.
@@ -30,12 +30,14 @@ impl Default for History {
 
 #[inline]
 fn bidx(side: usize, m: Move) -> usize {
-    (side * 90 + m.from().index()) * 90 + m.to().index()
+    (side * NUM_SQUARES + m.from().index()) * NUM_SQUARES + m.to().index()
 }
 
 #[inline]
 fn cidx(prev: (Piece, Move), piece: Piece, m: Move) -> usize {
-    ((prev.0.index() * 90 + prev.1.to().index()) * 14 + piece.index()) * 90 + m.to().index()
+    ((prev.0.index() * NUM_SQUARES + prev.1.to().index()) * NUM_PIECES + piece.index())
+        * NUM_SQUARES
+        + m.to().index()
 }
 
 #[inline]
@@ -48,9 +50,9 @@ fn gravity(entry: &mut i16, bonus: i32) {
 impl History {
     pub fn new() -> History {
         History {
-            butterfly: vec![0; 2 * 90 * 90],
-            cont: vec![0; 14 * 90 * 14 * 90],
-            counter: vec![None; 14 * 90],
+            butterfly: vec![0; 2 * NUM_SQUARES * NUM_SQUARES],
+            cont: vec![0; NUM_PIECES * NUM_SQUARES * NUM_PIECES * NUM_SQUARES],
+            counter: vec![None; NUM_PIECES * NUM_SQUARES],
             killers: [[None; 2]; MAX_PLY + 2],
             corr: super::correction::Correction::new(),
         }
@@ -84,7 +86,7 @@ impl History {
     }
 
     pub fn counter_move(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
-        prev.and_then(|p| self.counter[p.0.index() * 90 + p.1.to().index()])
+        prev.and_then(|p| self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()])
     }
 
     /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
@@ -104,7 +106,7 @@ impl History {
             k[0] = Some(best.1);
         }
         if let Some(p) = prev {
-            self.counter[p.0.index() * 90 + p.1.to().index()] = Some(best.1);
+            self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()] = Some(best.1);
         }
         gravity(&mut self.butterfly[bidx(side, best.1)], bonus);
         if let Some(p) = prev {

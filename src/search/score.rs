@@ -1,8 +1,9 @@
 //! Scores: the internal scale (centipawns, mates and rule wins measured
 //! from the root), and its translation to what the protocols report.
 
-use super::ordering::MAX_PLY;
-
+/// Deepest ply a search reaches; mate and rule-win scores leave room for
+/// a distance of up to twice this below their value.
+pub const MAX_PLY: usize = 128;
 pub const INF: i32 = 32001;
 pub const MATE: i32 = 32000;
 /// Scores beyond this are mates.

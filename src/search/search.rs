@@ -6,9 +6,10 @@
 //! under counting rule sets are won or lost by the count, not drawn.
 
 use super::eval::piece_value;
-use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, MAX_PLY};
-use super::score::{INF, MATE, WIN_BOUND};
 use super::margins::{self as m, LmrTable, Margins};
+use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
+use super::score::MAX_PLY;
+use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -422,7 +423,9 @@ impl<'a> Searcher<'a> {
                 let reduction = self.shared.lmr.get(depth, moves_searched + 1);
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let futile = lmr_depth <= 6
-                    && eval + self.margin(m::FUTILITY_BASE) + self.margin(m::FUTILITY_DEPTH) * lmr_depth
+                    && eval
+                        + self.margin(m::FUTILITY_BASE)
+                        + self.margin(m::FUTILITY_DEPTH) * lmr_depth
                         <= alpha
                     && self.uses(Ablation::Futility);
                 let unpromising = lmr_depth < 3
@@ -571,9 +574,7 @@ impl<'a> Searcher<'a> {
             && !(bound == Bound::Lower && best <= static_eval)
             && !(bound == Bound::Upper && best >= static_eval);
         if learn && self.uses(Ablation::Correction) {
-            self.hist
-                .corr
-                .learn(&self.pos, prev, depth, raw_eval, best);
+            self.hist.corr.learn(&self.pos, prev, depth, raw_eval, best);
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
         if excluded.is_none() {

@@ -40,7 +40,7 @@ pub fn parse_line(line: &str) -> Result<Position, String> {
 
 pub fn answer(line: &str) -> String {
     match parse_line(line) {
-        Err(e) => format!("error {}", crate::text::escape(&e)),
+        Err(e) => format!("error {}", crate::util::text::escape(&e)),
         Ok(pos) => {
             let mut list = MoveList::new();
             legal_moves(&pos, &mut list);

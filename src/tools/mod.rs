@@ -4,6 +4,5 @@
 
 pub mod batch;
 pub mod bench;
-pub mod datagen;
 pub mod selfplay;
 pub mod tune;

@@ -1,71 +1,127 @@
-//! `janggun selfplay`: games of the engine against itself at a fixed node
-//! count, for tuning data. The first plies are random (from all 16 setups)
-//! so that games differ; the rules core decides how each game ends.
-//! Output lines: `<start fen> | <result, Cho's view: 1, 0.5, 0> | <moves>`.
+//! Self-play: the one game loop behind `janggun selfplay` (classical tuning
+//! data, text lines) and `janggun datagen` (NNUE records,
+//! `crate::train::datagen`). The first plies are random so that games
+//! differ; the rules core decides how each game ends.
+//!
+//! `janggun selfplay` writes lines
+//! `<start fen> | <result, Cho's view: 1, 0.5, 0> | <moves>`.
 
 use crate::board::notation::setup_fen;
 use crate::board::rules::game_end;
-use crate::board::{legal_moves, MoveList, Outcome, Position, RuleSet, Setup};
-use crate::search::{Control, Engine, Limits, Settings};
+use crate::board::{legal_moves, Color, Move, MoveList, Outcome, Position, RuleSet, Setup};
+use crate::search::{Control, Engine, Limits, SearchResult, Settings};
+use crate::util::rng::Rng;
 use std::io::Write;
 
+/// A game still going after this many plies is stopped (the rules' move
+/// limit counts only plies without a capture, so a game can run on).
+pub const MAX_GAME_PLIES: usize = 600;
+
+/// How a self-play game stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The rules ended it.
+    Over(Outcome),
+    /// It reached `MAX_GAME_PLIES`.
+    TooLong,
+    /// The search found no move where the rules saw no end.
+    NoMove,
+}
+
+/// A played game: its moves from the start position and how it stopped.
+pub struct Game {
+    pub moves: Vec<Move>,
+    pub stop: Stop,
+}
+
+/// The start position of game `n` when no openings are given: the 16
+/// setup pairs in turn.
+pub fn setup_start(n: u64) -> String {
+    let g = n as usize;
+    setup_fen(Setup::ALL[(g / 4) % 4], Setup::ALL[g % 4])
+}
+
+/// Plays one game from `start`: `random_plies` random moves (passes only
+/// where nothing else is legal, since they end games early), then the
+/// engine's moves under `limits`. `searched` sees every searched position
+/// with the search's result before its move is made.
+pub fn play(
+    engine: &mut Engine,
+    mut pos: Position,
+    random_plies: usize,
+    limits: &Limits,
+    rng: &mut Rng,
+    searched: &mut dyn FnMut(&Position, &SearchResult),
+) -> Game {
+    engine.clear();
+    let control = Control::new();
+    let mut moves = Vec::new();
+    let stop = loop {
+        if let Some(end) = game_end(&pos) {
+            break Stop::Over(end.outcome);
+        }
+        if moves.len() >= MAX_GAME_PLIES {
+            break Stop::TooLong;
+        }
+        let m = if moves.len() < random_plies {
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            list.retain(|m| !m.is_pass());
+            if list.is_empty() {
+                legal_moves(&pos, &mut list);
+            }
+            if list.is_empty() {
+                break Stop::NoMove;
+            }
+            list.as_slice()[rng.below(list.len())]
+        } else {
+            control.reset();
+            let r = engine.search(&pos, limits, &control, &mut |_| {});
+            let Some(m) = r.best else {
+                break Stop::NoMove;
+            };
+            searched(&pos, &r);
+            m
+        };
+        pos.make(m);
+        moves.push(m);
+    };
+    Game { moves, stop }
+}
+
+/// `janggun selfplay`: `games` games at `nodes` nodes a move; game `n`
+/// starts from setup pair `n` and draws its random plies from (seed, n).
 pub fn run(games: usize, nodes: u64, random_plies: usize, seed: u64) -> Result<(), String> {
     // Tuning data for the classical weights comes from classical games, as
-    // it did when the shipped weights were tuned (scripts/tune.sh).
+    // it did when the shipped weights were tuned (scripts/lab/tune.sh).
     let mut engine = Engine::new(Settings {
         nnue: None,
         ..Settings::default()
     });
-    let mut rng = seed.max(1);
-    let mut rand = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let control = Control::new();
     let limits = Limits {
         nodes: Some(nodes),
         ..Limits::default()
     };
     let stdout = std::io::stdout();
-    for g in 0..games {
-        let cho = Setup::ALL[(g / 4) % 4];
-        let han = Setup::ALL[g % 4];
-        let fen = setup_fen(cho, han);
-        let mut pos = Position::from_fen(&fen, RuleSet::Janggi).map_err(|e| e.to_string())?;
-        engine.clear();
-        let mut moves = Vec::new();
-        let result = loop {
-            if let Some(end) = game_end(&pos) {
-                break match end.outcome {
-                    Outcome::Win(crate::board::Color::Cho) => "1",
-                    Outcome::Win(_) => "0",
-                    Outcome::Draw => "0.5",
-                };
-            }
-            if moves.len() >= 300 {
-                break "0.5";
-            }
-            let m = if moves.len() < random_plies {
-                let mut list = MoveList::new();
-                legal_moves(&pos, &mut list);
-                // No random passes: they end games early.
-                list.retain(|m| !m.is_pass());
-                if list.is_empty() {
-                    legal_moves(&pos, &mut list);
-                }
-                list.as_slice()[(rand() % list.len() as u64) as usize]
-            } else {
-                control.reset();
-                match engine.search(&pos, &limits, &control, &mut |_| {}).best {
-                    Some(m) => m,
-                    None => break "0.5",
-                }
-            };
-            pos.make(m);
-            moves.push(m.to_string());
+    for g in 0..games as u64 {
+        let fen = setup_start(g);
+        let pos = Position::from_fen(&fen, RuleSet::Janggi).map_err(|e| e.to_string())?;
+        let mut rng = Rng::stream(seed, g);
+        let game = play(
+            &mut engine,
+            pos,
+            random_plies,
+            &limits,
+            &mut rng,
+            &mut |_, _| {},
+        );
+        // A game the rules did not end counts as a draw.
+        let result = match game.stop {
+            Stop::Over(Outcome::Win(Color::Cho)) => "1",
+            Stop::Over(Outcome::Win(_)) => "0",
+            _ => "0.5",
         };
+        let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
         let mut out = stdout.lock();
         writeln!(out, "{fen} | {result} | {}", moves.join(" ")).map_err(|e| e.to_string())?;
         out.flush().map_err(|e| e.to_string())?;

@@ -1,9 +1,9 @@
 //! `janggun tune <games>...`: Texel-style tuning of the evaluation weights
 //! against game results. Games are lines `<start fen> | <result> | <moves>`
-//! (`janggun selfplay` and `scripts/play_fsf.py --out` write them). Every
-//! quiet position of every game (not in check, no capture that wins
-//! material, past the opening plies) becomes one sample: its feature counts
-//! (the evaluation is linear in the weights), its phase and its result.
+//! (`janggun selfplay` writes them). Every quiet position of every game
+//! (not in check, no capture that wins material, past the opening plies)
+//! becomes one sample: its feature counts (the evaluation is linear in the
+//! weights), its phase and its result.
 //! Full-batch Adam minimises the squared error between the result and
 //! sigmoid(K * eval), with K fitted first and an L2 pull towards the current
 //! weights; the new table is printed as Rust source for `tuned.rs`. Sums
@@ -48,7 +48,7 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
                     format!(
                         "{path}:{}: bad result '{}' (expected a number from 0 to 1)",
                         ln + 1,
-                        crate::text::clip(parts[1])
+                        crate::util::text::clip(parts[1])
                     )
                 })?;
             let mut pos = Position::from_fen(parts[0], RuleSet::Janggi)

@@ -1,0 +1,68 @@
+#!/bin/sh
+# The whole NNUE procedure with the parameters of the shipped net,
+# nets/nn-abc4e3e48b16.jnn:
+#
+#   gen0  self-play with the classical evaluation: seeds 1 and 2, one thread
+#         each, 3000 nodes a move;
+#   gen1  self-play with the previous net, nets/nn-c7f2d971be0b.jnn (itself
+#         trained on gen0 alone, 6 epochs): seeds 11..18, 3000 nodes a move;
+#   train on gen0 + gen1, 256 hidden, 2 epochs (more epochs memorise games:
+#         the held-out loss rises after the second), --wdl 0.1, seed 1;
+#         the last line printed is the net's path.
+#
+#   scripts/lab/train_net.sh [janggun binary]
+#
+# Each shard is capped at the record count the shipped net was trained on.
+# A shard made with one thread is the same file for the same seed (a prefix
+# of the same games), so gen0 is reproduced record for record. The shipped
+# gen1 shards were made with 4 threads each (GEN1_THREADS=4), on a 16-core
+# machine in 13 minutes, and games finished in whatever order the threads
+# ran: those files cannot be made again byte for byte; the default here, one
+# thread a shard, gives the same counts of other games of the same kind.
+# On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
+# on the files already in $DATA.
+#
+# The data stays outside git (default target/nnue-data). To ship a net, copy
+# it to nets/ and name it in src/nnue/embedded.rs.
+set -eu
+BIN=${1:-target/release/janggun}
+DATA=${DATA:-target/nnue-data}
+GEN1_THREADS=${GEN1_THREADS:-1}
+GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
+EPOCHS=${EPOCHS:-2}
+mkdir -p "$DATA"
+
+# seed:positions of the shards the shipped net was trained on (override
+# for a quick trial, e.g. GEN0="1:500" GEN1="11:500" EPOCHS=1).
+GEN0=${GEN0:-"1:436033 2:144606"}
+GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
+JOBS=${JOBS:-2}
+
+run_shards() { # generation, shards, extra datagen arguments...
+    gen=$1 shards=$2
+    shift 2
+    n=0
+    for s in $shards; do
+        seed=${s%%:*} count=${s##*:}
+        rm -f "$DATA/${gen}_seed$seed.bin"
+        "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" \
+            --positions "$count" --out "$DATA/${gen}_seed$seed.bin" --progress 60 "$@" \
+            2>"$DATA/${gen}_seed$seed.log" &
+        n=$((n + 1))
+        if [ "$n" -ge "$JOBS" ]; then wait; n=0; fi
+    done
+    wait
+}
+
+if [ "${SKIP_DATA:-0}" != 1 ]; then
+    run_shards gen0 "$GEN0" --threads 1
+    run_shards gen1 "$GEN1" --threads "$GEN1_THREADS" --nnue "$GEN1_NET"
+fi
+
+files=
+for s in $GEN0; do files="$files $DATA/gen0_seed${s%%:*}.bin"; done
+for s in $GEN1; do files="$files $DATA/gen1_seed${s%%:*}.bin"; done
+# shellcheck disable=SC2086
+"$BIN" train $files \
+    --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --wdl 0.1 --seed 1 \
+    --out-dir "$DATA/train"

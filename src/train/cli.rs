@@ -1,0 +1,193 @@
+//! Command lines of `janggun datagen` and `janggun train`, kept here so
+//! that `main.rs` only dispatches.
+
+use super::trainer;
+use crate::search::Settings;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct DatagenArgs {
+    #[command(subcommand)]
+    pub command: Option<DatagenCommand>,
+    /// Games played at once, one per thread.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Nodes a move (soft: the iteration that passes it is finished).
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random moves at the start of every game (not kept).
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop after this many positions.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Data file to append to (created with a header if missing).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Start from these FENs (one a line) instead of the 16 setups.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Play the games with this net (`Use NNUE`) instead of the classical
+    /// evaluation.
+    #[arg(long)]
+    pub nnue: Option<PathBuf>,
+    /// Seconds between progress lines on stderr.
+    #[arg(long, default_value_t = 10)]
+    pub progress: u64,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DatagenCommand {
+    /// Check the headers of data files and append their records to OUT.
+    Merge {
+        out: PathBuf,
+        #[arg(required = true)]
+        inputs: Vec<String>,
+    },
+}
+
+pub fn datagen(args: DatagenArgs) -> Result<(), String> {
+    if let Some(DatagenCommand::Merge { out, inputs }) = args.command {
+        let n = super::record::merge(&out, &inputs)?;
+        eprintln!("merge: {} now holds {n} records", out.display());
+        return Ok(());
+    }
+    let out = args.out.ok_or("datagen needs --out FILE")?;
+    let opts = super::datagen::DatagenConfig {
+        threads: args.threads,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        games: args.games,
+        positions: args.positions,
+        out,
+        openings: args.openings,
+        settings: Settings {
+            nnue: match &args.nnue {
+                Some(p) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
+                None => None,
+            },
+            ..Settings::default()
+        },
+        progress: Duration::from_secs(args.progress.max(1)),
+    };
+    super::datagen::run(&opts)
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files (`janggun datagen` output).
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Held-out data (default: every 20th block of 1024 records).
+    #[arg(long)]
+    pub val: Option<PathBuf>,
+    #[arg(long, default_value_t = crate::nnue::layout::DEFAULT_HIDDEN)]
+    pub hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: u32,
+    #[arg(long, default_value_t = 1024)]
+    pub batch: usize,
+    /// Peak learning rate (cosine decay to 5% of it).
+    #[arg(long, default_value_t = 0.002)]
+    pub lr: f32,
+    /// AdamW's decoupled weight decay.
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target (the rest: the score).
+    #[arg(long, default_value_t = 0.3)]
+    pub wdl: f32,
+    /// Centipawns per unit of the net's output (default: fitted).
+    #[arg(long)]
+    pub scale: Option<f32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Do not add the left-right mirror image of every position.
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Directory for checkpoints and the exported net.
+    #[arg(long, default_value = "target/nnue")]
+    pub out_dir: PathBuf,
+    /// Continue from a checkpoint (same --epochs, --hidden and data).
+    #[arg(long)]
+    pub resume: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+pub fn train(args: TrainArgs) -> Result<(), String> {
+    let opts = trainer::TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch: args.batch,
+        lr: args.lr,
+        weight_decay: args.weight_decay,
+        wdl: args.wdl,
+        scale: args.scale,
+        seed: args.seed,
+        mirror: !args.no_mirror,
+        checkpoint: Some(args.out_dir.clone()),
+        resume: args.resume,
+    };
+    // Settings and the checkpoint are refused before any data is read.
+    opts.validate()?;
+    if let Some(p) = &opts.resume {
+        super::checkpoint::load(p, opts.weight_decay)?;
+    }
+    if let Some(t) = args.threads {
+        crate::search::check_threads(t).map_err(|e| format!("--{e}"))?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    std::fs::create_dir_all(&args.out_dir)
+        .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
+    let data = trainer::load_samples(&args.data)?;
+    let mut skipped = data.skipped;
+    let val = match &args.val {
+        Some(v) => {
+            let d = trainer::load_samples(std::slice::from_ref(v))?;
+            skipped += d.skipped;
+            Some(d.samples)
+        }
+        None => None,
+    };
+    let (train_set, val_set) = trainer::split(data.samples, val);
+    eprintln!(
+        "train: {} training positions ({} with mirrors), {} held out, {skipped} records skipped",
+        train_set.len(),
+        train_set.len() * if args.no_mirror { 1 } else { 2 },
+        val_set.len()
+    );
+    let start = std::time::Instant::now();
+    let (model, scale) = trainer::fit(&train_set, &val_set, &opts, &mut |r| {
+        eprintln!(
+            "epoch {:3}  train loss {:.6}  val loss {:.6}  lr {:.2e}  {:.0} positions/s",
+            r.epoch, r.train_loss, r.val_loss, r.lr, r.positions_per_s
+        );
+    })?;
+    // Quantising checks the net as `EvalFile` would: what it refuses is
+    // never written.
+    let net = model.quantise(scale)?;
+    let path = args.out_dir.join(net.name());
+    std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    let probe = &val_set[..val_set.len().min(5000)];
+    let (mean, worst) = trainer::quantisation_error(&model, scale, probe)?;
+    eprintln!(
+        "scale {scale:.1} cp; quantised vs float on {} held-out positions: mean {mean:.2} cp, worst {worst} cp; {:.1} s",
+        probe.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!("{}", path.display());
+    Ok(())
+}

@@ -1,0 +1,230 @@
+use super::data::input;
+use super::model::{self, Input, Model};
+use super::record::Sample;
+use super::trainer::{fit, quantisation_error, TrainConfig};
+use crate::board::{Color, Piece, PieceKind, Square, NUM_SQUARES};
+use crate::util::rng::Rng;
+use model::{sigmoid, Scratch};
+
+/// Random positions: both generals in their palaces plus up to 14 other
+/// pieces anywhere free; the score is a known linear function (piece
+/// values, own minus theirs, plus 30 for Cho to move).
+fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
+    let mut rng = Rng::new(seed);
+    let value = [0i32, 30, 30, 50, 130, 70, 20];
+    (0..n)
+        .map(|_| {
+            let mut used = [false; NUM_SQUARES];
+            let mut pieces = Vec::new();
+            let mut place = |p: Piece, sq: usize, used: &mut [bool; NUM_SQUARES]| {
+                used[sq] = true;
+                pieces.push((p, Square::new(sq as u8)));
+            };
+            place(Piece::new(Color::Cho, PieceKind::General), 4, &mut used);
+            place(Piece::new(Color::Han, PieceKind::General), 85, &mut used);
+            for _ in 0..rng.below(15) {
+                let sq = rng.below(NUM_SQUARES);
+                if used[sq] {
+                    continue;
+                }
+                let c = if rng.below(2) == 0 {
+                    Color::Cho
+                } else {
+                    Color::Han
+                };
+                let k = PieceKind::ALL[1 + rng.below(6)];
+                place(Piece::new(c, k), sq, &mut used);
+            }
+            pieces.sort_by_key(|&(_, sq)| sq);
+            let stm = if rng.below(2) == 0 {
+                Color::Cho
+            } else {
+                Color::Han
+            };
+            let mut score: i32 = pieces
+                .iter()
+                .map(|&(p, _)| {
+                    let v = value[p.kind().index()];
+                    if p.color() == stm {
+                        v
+                    } else {
+                        -v
+                    }
+                })
+                .sum();
+            if stm == Color::Cho {
+                score += 30;
+            }
+            Sample {
+                pieces,
+                stm,
+                score: score as i16,
+                result: 1,
+            }
+        })
+        .collect()
+}
+
+fn loss_of(m: &Model, xs: &[Input]) -> f64 {
+    let mut s = Scratch::new(m.hidden);
+    xs.iter()
+        .map(|x| {
+            let d = (sigmoid(m.forward(x, &mut s)) - x.target) as f64;
+            d * d
+        })
+        .sum()
+}
+
+#[test]
+fn gradients_match_finite_differences() {
+    let samples = synthetic(6, 3);
+    let xs: Vec<Input> = samples
+        .iter()
+        .map(|s| input(s, false, 100.0, 0.0))
+        .collect();
+    let mut m = Model::new(8, 5);
+    // Larger output weights than at initialisation make every gradient
+    // visible at f32 precision.
+    let h = m.hidden;
+    let oa = m.out_at();
+    for (i, p) in m.params[oa..].iter_mut().enumerate() {
+        *p = ((i * 37 % 11) as f32 - 5.0) * 0.3;
+    }
+    let mut grad = vec![0f32; m.params.len()];
+    let mut s = Scratch::new(h);
+    for x in &xs {
+        m.backward(x, &mut s, &mut grad);
+    }
+    let eps = 1e-3f32;
+    let mut checked = 0;
+    let mut rng = Rng::new(9);
+    // Parameters in use: rows of active features, biases, output layer.
+    let mut candidates: Vec<usize> = xs
+        .iter()
+        .flat_map(|x| x.us.iter().chain(&x.them))
+        .flat_map(|&f| (0..h).map(move |i| f as usize * h + i))
+        .collect();
+    candidates.extend(oa - h..m.params.len());
+    for _ in 0..400 {
+        let i = candidates[rng.below(candidates.len())];
+        let orig = m.params[i];
+        m.params[i] = orig + eps;
+        let up = loss_of(&m, &xs);
+        m.params[i] = orig - eps;
+        let down = loss_of(&m, &xs);
+        m.params[i] = orig;
+        let numeric = (up - down) / (2.0 * eps as f64);
+        let analytic = grad[i] as f64;
+        // A step across a clipping kink has no derivative; skip those.
+        m.params[i] = orig + eps;
+        let above = regions(&m, &xs);
+        m.params[i] = orig - eps;
+        let below = regions(&m, &xs);
+        m.params[i] = orig;
+        if above != below {
+            continue;
+        }
+        assert!(
+            (numeric - analytic).abs() <= 1e-4 + 0.03 * analytic.abs(),
+            "param {i}: numeric {numeric}, analytic {analytic}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 300, "only {checked} parameters checked");
+}
+
+/// Which piece of the clipped ReLU every accumulator unit is on.
+fn regions(m: &Model, xs: &[Input]) -> Vec<u8> {
+    let mut s = Scratch::new(m.hidden);
+    let mut out = Vec::new();
+    for x in xs {
+        m.accumulate(x, &mut s);
+        for v in s.us.iter().chain(&s.them) {
+            out.push((*v > 0.0) as u8 + (*v >= 1.0) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn training_recovers_a_linear_function_and_quantises_faithfully() {
+    let train = synthetic(12000, 1);
+    let val = synthetic(1000, 2);
+    let opts = TrainConfig {
+        hidden: 16,
+        epochs: 12,
+        batch: 256,
+        lr: 0.01,
+        weight_decay: 0.0,
+        wdl: 0.0,
+        scale: Some(100.0),
+        seed: 4,
+        mirror: true,
+        checkpoint: None,
+        resume: None,
+    };
+    let mut losses = Vec::new();
+    let (m, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.val_loss)).unwrap();
+    assert_eq!(losses.len(), 12);
+    // The target's own spread, for scale: predicting the mean scores this.
+    let xs: Vec<Input> = val.iter().map(|s| input(s, false, scale, 0.0)).collect();
+    let mean = xs.iter().map(|x| x.target as f64).sum::<f64>() / xs.len() as f64;
+    let var = xs
+        .iter()
+        .map(|x| (x.target as f64 - mean).powi(2))
+        .sum::<f64>()
+        / xs.len() as f64;
+    let last = *losses.last().unwrap();
+    assert!(last < var * 0.05, "val loss {last} vs variance {var}");
+    // Centipawns: the net predicts the linear function within a few cp.
+    let mut s = Scratch::new(m.hidden);
+    let err: f64 = val
+        .iter()
+        .zip(&xs)
+        .map(|(smp, x)| (m.forward(x, &mut s) * scale - smp.score as f32).abs() as f64)
+        .sum::<f64>()
+        / val.len() as f64;
+    assert!(err < 15.0, "mean error {err} cp");
+    // Quantised against float on the held-out positions: within 2 cp on
+    // average and 8 cp at worst.
+    let (mean_q, worst_q) = quantisation_error(&m, scale, &val).unwrap();
+    assert!(
+        mean_q < 2.0 && worst_q <= 8,
+        "mean {mean_q}, worst {worst_q}"
+    );
+}
+
+#[test]
+fn training_is_deterministic_and_resumes_exactly() {
+    let train = synthetic(3000, 7);
+    let val = synthetic(200, 8);
+    let dir = std::env::temp_dir().join(format!("janggun-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut opts = TrainConfig {
+        hidden: 16,
+        epochs: 3,
+        batch: 128,
+        lr: 0.005,
+        weight_decay: 0.01,
+        wdl: 0.5,
+        scale: None,
+        seed: 11,
+        mirror: true,
+        checkpoint: Some(dir.clone()),
+        resume: None,
+    };
+    let (a, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    opts.checkpoint = None;
+    let (b, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    assert_eq!(a.params, b.params);
+    // Three epochs straight equal two, a checkpoint, then the third.
+    opts.resume = Some(dir.join("epoch-2.ckpt"));
+    let (d, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    assert_eq!(a.params, d.params);
+    // A different seed gives a different net.
+    opts.resume = None;
+    opts.seed = 12;
+    let (e, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    assert_ne!(a.params, e.params);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,151 @@
+//! Opening files named from outside. Only regular files are read: opening
+//! a FIFO for reading blocks until some writer appears, and a device such
+//! as `/dev/zero` or `/dev/urandom` never ends, so a reader that trusts the
+//! name can hang or fill the memory. Readers open through here, then read
+//! no more than a header says (or a cap allows).
+
+use std::fs::File;
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// What a file is, from its name alone (links followed); nothing is opened.
+fn check_regular(path: &Path) -> Result<std::fs::Metadata, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.file_type().is_file() {
+        return Err(format!(
+            "{}: not a regular file ({})",
+            path.display(),
+            kind(&meta.file_type())
+        ));
+    }
+    Ok(meta)
+}
+
+fn kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a plain file"
+    }
+}
+
+/// Opens `path` for reading if it is a regular file, checked before it is
+/// opened (so a FIFO never blocks) and again on the open handle (in case
+/// the name changed in between). Returns the file and its length.
+pub fn open_regular(path: &Path) -> Result<(File, u64), String> {
+    check_regular(path)?;
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.file_type().is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
+    }
+    Ok((file, meta.len()))
+}
+
+/// Refuses a path that exists and is not a regular file (an output about to
+/// be created or appended to); a missing path is fine.
+pub fn regular_or_missing(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        _ => check_regular(path).map(|_| ()),
+    }
+}
+
+/// What makes two names the same file: device and inode on Unix, the
+/// canonical path elsewhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileId(
+    #[cfg(unix)] (u64, u64),
+    #[cfg(not(unix))] std::path::PathBuf,
+);
+
+/// The identity of the file `path` names (links followed).
+pub fn file_id(path: &Path) -> Result<FileId, String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(FileId((m.dev(), m.ino())))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path)
+            .map(FileId)
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// The next line of `r` without its line ending, `None` at the end; a line
+/// longer than `max` bytes is an error, and no more than `max + 1` bytes of
+/// it are read. `line` counts lines for the message.
+pub fn read_line_capped(
+    r: &mut impl BufRead,
+    max: usize,
+    line: usize,
+) -> Result<Option<String>, String> {
+    let mut buf = Vec::new();
+    r.by_ref()
+        .take(max as u64 + 1)
+        .read_until(b'\n', &mut buf)
+        .map_err(|e| format!("line {line}: {e}"))?;
+    if buf.is_empty() {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        if buf.last() == Some(&b'\r') {
+            buf.pop();
+        }
+    } else if buf.len() > max {
+        return Err(format!("line {line} is longer than {max} bytes"));
+    }
+    String::from_utf8(buf)
+        .map(Some)
+        .map_err(|_| format!("line {line} is not UTF-8 text"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_capped() {
+        let text = b"short\r\nexactly8\n123456789\n";
+        let mut r = std::io::BufReader::new(&text[..]);
+        assert_eq!(read_line_capped(&mut r, 8, 1), Ok(Some("short".into())));
+        assert_eq!(read_line_capped(&mut r, 8, 2), Ok(Some("exactly8".into())));
+        assert!(read_line_capped(&mut r, 8, 3)
+            .unwrap_err()
+            .contains("line 3"));
+        let mut r = std::io::BufReader::new(&b"last"[..]);
+        assert_eq!(read_line_capped(&mut r, 8, 1), Ok(Some("last".into())));
+        assert_eq!(read_line_capped(&mut r, 8, 2), Ok(None));
+    }
+
+    #[test]
+    fn only_regular_files_open() {
+        assert!(open_regular(Path::new("/dev/zero"))
+            .unwrap_err()
+            .contains("not a regular file"));
+        assert!(open_regular(&std::env::temp_dir())
+            .unwrap_err()
+            .contains("directory"));
+        assert!(regular_or_missing(Path::new("/nonexistent/x")).is_ok());
+        assert!(regular_or_missing(Path::new("/dev/null")).is_err());
+    }
+}

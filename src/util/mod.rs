@@ -1,0 +1,9 @@
+//! Crate-level helpers that belong to no layer: a seeded random generator,
+//! a content hash, the quoting of outside text and the opening of files
+//! named from outside. Nothing here imports
+//! from the rest of the crate, so every layer may use them.
+
+pub mod file;
+pub mod hash;
+pub mod rng;
+pub mod text;
