@@ -402,6 +402,7 @@ impl<'a> Searcher<'a> {
         ); 64];
         let mut n_quiets = 0;
         let original_alpha = alpha;
+        let bikjang = self.pos.bikjang();
         let mut best_by_rule = false;
 
         while let Some((m, order)) = picker.pick() {
@@ -413,7 +414,10 @@ impl<'a> Searcher<'a> {
             let piece = moving_piece(&self.pos, m);
 
             let gives_check = self.pos.gives_check(m);
-            if quiet && best > -WIN_BOUND && !in_check && moves_searched > 0 {
+            // In bikjang the pass ends the game on the count: a result, not
+            // a quiet move to prune.
+            let ends_game = m.is_pass() && bikjang;
+            if quiet && !ends_game && best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 let lmp = (self.margin(m::LMP_BASE) + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
                     && depth <= 5
@@ -675,7 +679,7 @@ impl<'a> Searcher<'a> {
         }
         let mut list = MoveList::new();
         let mut best;
-        let stand;
+        let mut stand;
         let mut raw = 0;
         if in_check {
             legal_moves(&self.pos, &mut list);
@@ -692,6 +696,19 @@ impl<'a> Searcher<'a> {
             } else {
                 raw
             };
+            // A table score bounded on the right side is a better guess at
+            // what standing pat is worth than the static evaluation.
+            if let Some(t) = tt {
+                let s = from_tt(t.score, ply);
+                let better = match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > stand,
+                    Bound::Upper => s < stand,
+                };
+                if better && s.abs() < WIN_BOUND {
+                    stand = s;
+                }
+            }
             best = stand;
             if self.pos.bikjang() {
                 // The side to move may pass and accept the bikjang ending.
