@@ -9,7 +9,6 @@ use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-pub mod correction;
 pub mod deepening;
 pub mod endings;
 pub mod engine;
@@ -159,13 +158,12 @@ pub enum Ablation {
     InternalIterativeReduction,
     HistoryPruning,
     ProbCut,
-    Correction,
 }
 
 impl Ablation {
     /// Every value with its option name, in the order the option lists
     /// them: the one table `NAMES`, `ALL`, `name` and `from_name` read.
-    const TABLE: [(Ablation, &'static str); 10] = [
+    const TABLE: [(Ablation, &'static str); 9] = [
         (Ablation::None, "none"),
         (Ablation::NullMove, "nullmove"),
         (Ablation::ReverseFutility, "rfp"),
@@ -175,7 +173,6 @@ impl Ablation {
         (Ablation::InternalIterativeReduction, "iir"),
         (Ablation::HistoryPruning, "histprune"),
         (Ablation::ProbCut, "probcut"),
-        (Ablation::Correction, "correction"),
     ];
     /// Option values, in the table's order.
     pub const NAMES: &'static [&'static str] = &{

@@ -18,8 +18,6 @@ pub struct History {
     /// [previous piece][previous to]
     counter: Vec<Option<Move>>,
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
-    /// What searches learned about the static evaluation's errors.
-    pub corr: super::correction::Correction,
 }
 
 impl Default for History {
@@ -54,7 +52,6 @@ impl History {
             cont: vec![0; NUM_PIECES * NUM_SQUARES * NUM_PIECES * NUM_SQUARES],
             counter: vec![None; NUM_PIECES * NUM_SQUARES],
             killers: [[None; 2]; MAX_PLY + 2],
-            corr: super::correction::Correction::new(),
         }
     }
 
@@ -63,7 +60,6 @@ impl History {
         self.cont.fill(0);
         self.counter.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 2];
-        self.corr.clear();
     }
 
     pub fn quiet_score(

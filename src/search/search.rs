@@ -77,10 +77,6 @@ pub struct Searcher<'a> {
     pub(super) pv_len: [usize; MAX_PLY + 2],
     /// One accumulator level per ply, when NNUE evaluates.
     pub(super) acc: Option<crate::nnue::Accumulators>,
-    /// The ply of the last node that returned a rule ending's score, reset
-    /// on entry to every node: right after a call to ply p+1 returns, it
-    /// equals p+1 exactly when that child was itself a rule ending.
-    rule_end_ply: usize,
 }
 
 #[inline]
@@ -136,7 +132,6 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             acc,
-            rule_end_ply: usize::MAX,
         }
     }
 
@@ -234,9 +229,7 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        self.rule_end_ply = usize::MAX;
         if let Some(s) = self.rule_end(ply) {
-            self.rule_end_ply = ply;
             return s;
         }
         alpha = alpha.max(-MATE + ply as i32);
@@ -277,18 +270,12 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        let prev = self.prev_move(ply);
-        let raw_eval = if in_check {
+        let eval = if in_check {
             -INF
         } else if let Some(t) = tt {
             t.eval
         } else {
             self.evaluate()
-        };
-        let eval = if in_check || !self.uses(Ablation::Correction) {
-            raw_eval
-        } else {
-            (raw_eval + self.hist.corr.get(&self.pos, prev)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
         };
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
@@ -380,6 +367,7 @@ impl<'a> Searcher<'a> {
             // In check with a way out: the move limit ends the game now.
             return self.count_score(ply);
         }
+        let prev = self.prev_move(ply);
         let mut picker = Picker::new(&self.pos, list, tt_move, self.hist, ply, prev);
         let side = self.pos.side_to_move().index();
         let mut best = -INF;
@@ -391,7 +379,6 @@ impl<'a> Searcher<'a> {
         ); 64];
         let mut n_quiets = 0;
         let original_alpha = alpha;
-        let mut best_by_rule = false;
 
         while let Some((m, order)) = picker.pick() {
             let victim = capture_victim(&self.pos, m);
@@ -467,7 +454,6 @@ impl<'a> Searcher<'a> {
                 }
                 v
             };
-            let child_rule_end = self.rule_end_ply == ply + 1;
             self.unmake();
             if self.aborted() {
                 return 0;
@@ -475,7 +461,6 @@ impl<'a> Searcher<'a> {
 
             if v > best {
                 best = v;
-                best_by_rule = child_rule_end;
                 if v > alpha {
                     best_move = Some(m);
                     if pv_node {
@@ -514,20 +499,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        // The evaluation's error, learned where the search result says
-        // something about it: not in check, not from a capture (which only
-        // says the position was not quiet), not a bound on the wrong side
-        // of the evaluation, and never from a score the rules decided.
-        let learn = !in_check
-            && !best_by_rule
-            && best.abs() < WIN_BOUND
-            && best_move.is_none_or(|m| capture_victim(&self.pos, m).is_none())
-            && !(bound == Bound::Lower && best <= static_eval)
-            && !(bound == Bound::Upper && best >= static_eval);
-        if learn && self.uses(Ablation::Correction) {
-            self.hist.corr.learn(&self.pos, prev, depth, raw_eval, best);
-        }
-        let stored_eval = if in_check { 0 } else { raw_eval };
+        let stored_eval = if in_check { 0 } else { static_eval };
         self.shared.tt.store(
             key,
             best_move.or(tt_move),
@@ -599,9 +571,7 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        self.rule_end_ply = usize::MAX;
         if let Some(s) = self.rule_end(ply) {
-            self.rule_end_ply = ply;
             return s;
         }
         let in_check = self.pos.in_check();
@@ -625,7 +595,6 @@ impl<'a> Searcher<'a> {
         let mut list = MoveList::new();
         let mut best;
         let stand;
-        let mut raw = 0;
         if in_check {
             legal_moves(&self.pos, &mut list);
             if list.is_empty() {
@@ -634,13 +603,7 @@ impl<'a> Searcher<'a> {
             best = -INF;
             stand = -INF;
         } else {
-            raw = tt.map_or_else(|| self.evaluate(), |t| t.eval);
-            stand = if self.uses(Ablation::Correction) {
-                let prev = self.prev_move(ply);
-                (raw + self.hist.corr.get(&self.pos, prev)).clamp(-WIN_BOUND + 1, WIN_BOUND - 1)
-            } else {
-                raw
-            };
+            stand = tt.map_or_else(|| self.evaluate(), |t| t.eval);
             best = stand;
             if self.pos.bikjang() {
                 // The side to move may pass and accept the bikjang ending.
@@ -697,7 +660,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { raw };
+        let stored_eval = if in_check { 0 } else { stand };
         self.shared
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
