@@ -20,6 +20,9 @@ pub struct Engine {
     settings: Settings,
     tt: TranspositionTable,
     histories: Vec<History>,
+    /// The reduction table of `settings`' LMR divisor, built when that
+    /// changes rather than on every search.
+    lmr: LmrTable,
 }
 
 impl Engine {
@@ -41,6 +44,7 @@ impl Engine {
             .map(|_| History::new())
             .collect();
         Engine {
+            lmr: LmrTable::new(settings.margins.get(margins::LMR_DIV)),
             settings,
             tt,
             histories,
@@ -67,6 +71,10 @@ impl Engine {
         self.histories.truncate(threads);
         while self.histories.len() < threads {
             self.histories.push(History::new());
+        }
+        let divisor = settings.margins.get(margins::LMR_DIV);
+        if divisor != self.settings.margins.get(margins::LMR_DIV) {
+            self.lmr = LmrTable::new(divisor);
         }
         self.settings = settings;
         result
@@ -139,7 +147,6 @@ impl Engine {
             tm.soft,
             tm.hard
         );
-        let lmr = LmrTable::new(self.settings.margins.get(margins::LMR_DIV));
         let shared = Shared {
             tt: &self.tt,
             abort: AtomicBool::new(false),
@@ -150,7 +157,7 @@ impl Engine {
             ablation: self.settings.ablation,
             net: self.settings.nnue.as_deref(),
             margins: self.settings.margins,
-            lmr: &lmr,
+            lmr: &self.lmr,
         };
         let opts = IterationOptions {
             multipv,
