@@ -4,7 +4,7 @@
 # PGN (the match runner refuses a resume under other conditions).
 #
 #   scripts/lab/sprt.sh DEV_REF BASE_REF [extra janggun match arguments]
-#   DEV_OPTS="option.Ablate=singular" LIMIT="--nodes 20000" BOUNDS="elo0=0 elo1=15 alpha=0.05 beta=0.1" \
+#   CONCURRENCY=1 DEV_OPTS="option.Ablate=singular" LIMIT="--nodes 20000" BOUNDS="elo0=0 elo1=15 alpha=0.05 beta=0.1" \
 #     scripts/lab/sprt.sh search main
 #
 # Binaries go to target/sprt/<commit>/janggun, results to
@@ -17,6 +17,7 @@ base_ref=${2:?BASE_REF}
 shift 2
 limit=${LIMIT:---nodes 20000}
 bounds=${BOUNDS:-elo0=0 elo1=15 alpha=0.05 beta=0.1}
+concurrency=${CONCURRENCY:-2}
 root=$PWD/target/sprt
 
 build() { # commit -> path of its binary
@@ -43,5 +44,5 @@ resume=()
 [ -s "$out.pgn" ] && resume=(--resume)
 # shellcheck disable=SC2086 # LIMIT, BOUNDS and DEV_OPTS are word lists
 "$base" match --engine name=dev cmd="$dev" ${DEV_OPTS:-} --engine name=base cmd="$base" \
-    --games 20000 $limit --random-plies 8 --concurrency 2 --sprt $bounds \
+    --games 20000 $limit --random-plies 8 --concurrency "$concurrency" --sprt $bounds \
     --pgn "$out.pgn" --json "$out.json" "${resume[@]}" "$@" | tee -a "$out.log"
