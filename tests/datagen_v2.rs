@@ -99,7 +99,7 @@ fn version_1_files_read_load_and_stat_as_before() {
         (counts.records, counts.kept, counts.duplicates),
         (20, 16, 4)
     );
-    let st = stats::gather(&[v1.clone()]).unwrap();
+    let st = stats::gather(std::slice::from_ref(&v1)).unwrap();
     assert_eq!(st.files[0].version, VERSION_V1);
     assert_eq!((st.records, st.flagged, st.duplicates), (20, 0, 4));
 
@@ -346,7 +346,7 @@ fn stats_count_what_the_file_holds() {
     let path = dir.join("s.bin");
     run(&small_run(path.clone(), 3)).unwrap();
     let recs = record::read_file(&path).unwrap();
-    let st = stats::gather(&[path.clone()]).unwrap();
+    let st = stats::gather(std::slice::from_ref(&path)).unwrap();
     assert_eq!(st.records, recs.len() as u64);
     assert_eq!((st.invalid, st.flagged), (0, recs.len() as u64));
     for (n, &(bit, _)) in Flags::NAMES.iter().enumerate() {
