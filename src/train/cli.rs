@@ -60,8 +60,8 @@ pub struct DatagenArgs {
     /// Mate and rule-win scores never adjudicate.
     #[arg(long, default_value_t = DEFAULT_ADJUDICATE_CP)]
     pub adjudicate_cp: i32,
-    /// ... on this many consecutive searches of each side, both sides
-    /// agreeing.
+    /// Searches of each side in a row that must see the same side past
+    /// --adjudicate-cp before a game is adjudicated.
     #[arg(long, default_value_t = DEFAULT_ADJUDICATE_PLIES)]
     pub adjudicate_plies: u32,
     /// Data format version to write: 2 (every searched position with its

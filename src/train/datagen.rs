@@ -67,7 +67,7 @@ pub struct DatagenConfig {
     /// Adjudicate a game once one side's score is past this many
     /// centipawns (0: never).
     pub adjudicate_cp: i32,
-    /// ... for this many consecutive moves of each side.
+    /// ... on this many searches of each side in a row.
     pub adjudicate_plies: u32,
     /// The data format version written: 2, or 1 (the filters of version 1
     /// applied as it is written, no flags kept).
@@ -282,11 +282,9 @@ impl Referee for Keeper<'_> {
     }
 
     fn searched(&mut self, pos: &Position, r: &SearchResult) -> Option<Outcome> {
-        if r.best.is_some() {
-            let (score, _) = stored_score(r.score);
-            self.kept
-                .push((Sample::from_position(pos, score, 1), meta_of(pos, r)));
-        }
+        let (score, _) = stored_score(r.score);
+        self.kept
+            .push((Sample::from_position(pos, score, 1), meta_of(pos, r)));
         self.adjudicator
             .update(pos.side_to_move(), r.score)
             .map(Outcome::Win)

@@ -26,7 +26,7 @@
 //! | 31 | game result from the side to move's view: 0 loss, 1 draw, 2 win |
 //! | 32 | flags ([`Flags`]): 1 side to move in check, 2 best move a capture, 4 a capture that does not lose material available, 8 decided score, 16 result adjudicated; bits 5..7 zero |
 //! | 33 | zero |
-//! | 34..36 | ply in the game (u16; 0 = the side to move of the first position, Cho) |
+//! | 34..36 | ply in the game (u16): 0 before Cho's first move, so even when Cho is to move |
 //! | 36..38 | plies since the last capture, the move limit's clock (u16) |
 //! | 38..40 | the search's best move: from + 128 * to (u16, the engine's move encoding without its tag bit), 0 for none |
 //!
