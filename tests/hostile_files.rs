@@ -425,6 +425,7 @@ fn train_skips_and_counts_records_that_are_not_positions() {
     s.pieces[guard].1 = janggun::board::Square::new(40);
     recs.push(s.encode().unwrap());
     data_file(&dir.join("d.bin"), &recs);
+    // The 40 positions are the 16 setups in turn: kept, repeats and all.
     let r = run(
         &dir,
         &[
@@ -438,6 +439,7 @@ fn train_skips_and_counts_records_that_are_not_positions() {
             "1",
             "--out-dir",
             "t",
+            "--keep-duplicates",
         ],
     );
     assert_eq!(r.code, Some(0), "{r:?}");

@@ -1,10 +1,11 @@
-//! `janggun datagen` end to end: deterministic files, valid records,
-//! merge's header check, and reading a file cut short.
+//! `janggun datagen` end to end: deterministic files, valid records with
+//! flags that match their positions, merge's header check, and reading a
+//! file cut short.
 
+use janggun::board::Color;
 use janggun::search::score::WIN_BOUND;
-use janggun::search::Settings;
 use janggun::train::datagen::{run, DatagenConfig};
-use janggun::train::record::{self, Sample, HEADER_SIZE, RECORD_SIZE};
+use janggun::train::record::{self, Flags, Meta, Sample, HEADER_SIZE, RECORD_SIZE};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -18,16 +19,12 @@ fn temp(name: &str) -> PathBuf {
 
 fn options(out: PathBuf, seed: u64) -> DatagenConfig {
     DatagenConfig {
-        threads: 1,
         nodes: 300,
-        random_plies: 8,
+        verify_nodes: 300,
         seed,
         games: Some(3),
-        positions: None,
-        out,
-        openings: None,
-        settings: Settings::default(),
         progress: Duration::from_secs(3600),
+        ..DatagenConfig::new(out)
     }
 }
 
@@ -41,12 +38,26 @@ fn datagen_is_deterministic_and_writes_valid_records() {
     let recs = record::read_file(&a).unwrap();
     assert!(recs.len() > 50, "only {} records", recs.len());
     assert_eq!(record::check_header(&ba, "a").unwrap(), recs.len() as u64);
+    // Every searched position is written, its flags saying what the
+    // search saw there.
     for r in &recs {
         let s = Sample::decode(r).unwrap();
-        assert!((s.score as i32).abs() < WIN_BOUND);
+        let meta = Meta::decode(r).unwrap();
         let pos = s.to_position().unwrap();
-        assert!(!pos.in_check(), "{}", pos.to_fen());
+        assert_eq!(meta.flags.has(Flags::IN_CHECK), pos.in_check());
+        assert_eq!(
+            meta.flags.has(Flags::DECIDED),
+            (s.score as i32).abs() >= WIN_BOUND
+        );
+        let best = meta.best.unwrap();
+        assert_eq!(
+            meta.flags.has(Flags::CAPTURE),
+            !best.is_pass() && pos.piece_at(best.to()).is_some()
+        );
+        assert_eq!(meta.ply % 2 == 1, s.stm == Color::Han);
+        assert!(meta.ply >= 8, "a random ply written: {}", meta.ply);
     }
+    assert!(recs.iter().any(|r| r[32] & Flags::IN_CHECK != 0));
     // Some games were won (results are not all draws).
     assert!(recs.iter().any(|r| r[31] != 1));
     // Another seed plays other games; appending keeps the earlier records.
@@ -93,7 +104,7 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     let err = record::merge(&out, &[a.display().to_string(), bad.display().to_string()]);
     assert!(err.unwrap_err().contains("bad magic"));
     let mut v = bytes.clone();
-    v[8] = 2;
+    v[8] = 3;
     std::fs::write(&bad, &v).unwrap();
     assert!(record::merge(&out, &[bad.display().to_string()])
         .unwrap_err()

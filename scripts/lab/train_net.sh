@@ -22,6 +22,10 @@
 # On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
 # on the files already in $DATA.
 #
+# The shipped net's data and training predate data format version 2: the
+# shards are written as version 1 with no opening check and no adjudication,
+# and the trainer keeps duplicate positions, as then.
+#
 # The data stays outside git (default target/nnue-data). To ship a net, copy
 # it to nets/ and name it in src/nnue/embedded.rs.
 set -eu
@@ -46,7 +50,8 @@ run_shards() { # generation, shards, extra datagen arguments...
         seed=${s%%:*} count=${s##*:}
         rm -f "$DATA/${gen}_seed$seed.bin"
         "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" \
-            --positions "$count" --out "$DATA/${gen}_seed$seed.bin" --progress 60 "$@" \
+            --positions "$count" --out "$DATA/${gen}_seed$seed.bin" --progress 60 \
+            --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
             2>"$DATA/${gen}_seed$seed.log" &
         n=$((n + 1))
         if [ "$n" -ge "$JOBS" ]; then wait; n=0; fi
@@ -65,4 +70,4 @@ for s in $GEN1; do files="$files $DATA/gen1_seed${s%%:*}.bin"; done
 # shellcheck disable=SC2086
 "$BIN" train $files \
     --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --wdl 0.1 --seed 1 \
-    --out-dir "$DATA/train"
+    --keep-duplicates --out-dir "$DATA/train"

@@ -215,8 +215,13 @@ fn side_terms<T: Trace>(pos: &Position, c: Color, acc: &mut Acc<'_, T>) -> Attac
     att
 }
 
+/// The most the count term adds to an evaluation, either way: what a
+/// reader of scores (datagen's adjudication) may assume of it.
+pub const COUNT_STAKE: i32 = 300;
+
 /// What the count would say, from Cho's view, weighted by how near the move
-/// limit is (0 far from it). Only under counting rule sets.
+/// limit is (0 far from it), at most [`COUNT_STAKE`]. Only under counting
+/// rule sets.
 pub fn count_term(pos: &Position) -> i32 {
     let rules = pos.rules();
     if !rules.counting() {
@@ -231,7 +236,7 @@ pub fn count_term(pos: &Position) -> i32 {
     // Half points, Han's 1.5 bonus included: positive means Cho wins the count.
     let diff = 2 * pos.material_points(Color::Cho) - 2 * pos.material_points(Color::Han) - 3;
     let urgency = (hm - start).min(limit - start);
-    let stake = 300 * urgency / (limit - start);
+    let stake = COUNT_STAKE * urgency / (limit - start);
     if diff > 0 {
         stake
     } else {

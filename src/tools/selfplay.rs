@@ -26,6 +26,34 @@ pub enum Stop {
     TooLong,
     /// The search found no move where the rules saw no end.
     NoMove,
+    /// The referee ended it with this outcome before the rules did.
+    Adjudicated(Outcome),
+    /// The referee refused the position after the random plies.
+    Rejected,
+}
+
+/// What a caller decides while its game is played; `janggun selfplay`
+/// decides nothing ([`NoReferee`]), `janggun datagen` verifies openings and
+/// adjudicates.
+pub trait Referee {
+    /// Sees the position once the random plies are played (the game not
+    /// over), before its first search; `false` drops the game.
+    fn opening(&mut self, _engine: &mut Engine, _pos: &Position) -> bool {
+        true
+    }
+
+    /// Sees every searched position with the search's result before its
+    /// move is made; `Some` ends the game there with that outcome.
+    fn searched(&mut self, pos: &Position, r: &SearchResult) -> Option<Outcome>;
+}
+
+/// Plays every game out to the rules' end (or `MAX_GAME_PLIES`).
+pub struct NoReferee;
+
+impl Referee for NoReferee {
+    fn searched(&mut self, _: &Position, _: &SearchResult) -> Option<Outcome> {
+        None
+    }
 }
 
 /// A played game: its moves from the start position and how it stopped.
@@ -43,15 +71,14 @@ pub fn setup_start(n: u64) -> String {
 
 /// Plays one game from `start`: `random_plies` random moves (passes only
 /// where nothing else is legal, since they end games early), then the
-/// engine's moves under `limits`. `searched` sees every searched position
-/// with the search's result before its move is made.
+/// engine's moves under `limits`, `referee` watching.
 pub fn play(
     engine: &mut Engine,
     mut pos: Position,
     random_plies: usize,
     limits: &Limits,
     rng: &mut Rng,
-    searched: &mut dyn FnMut(&Position, &SearchResult),
+    referee: &mut dyn Referee,
 ) -> Game {
     engine.clear();
     let control = Control::new();
@@ -75,12 +102,17 @@ pub fn play(
             }
             list.as_slice()[rng.below(list.len())]
         } else {
+            if moves.len() == random_plies && !referee.opening(engine, &pos) {
+                break Stop::Rejected;
+            }
             control.reset();
             let r = engine.search(&pos, limits, &control, &mut |_| {});
             let Some(m) = r.best else {
                 break Stop::NoMove;
             };
-            searched(&pos, &r);
+            if let Some(outcome) = referee.searched(&pos, &r) {
+                break Stop::Adjudicated(outcome);
+            }
             m
         };
         pos.make(m);
@@ -113,7 +145,7 @@ pub fn run(games: usize, nodes: u64, random_plies: usize, seed: u64) -> Result<(
             random_plies,
             &limits,
             &mut rng,
-            &mut |_, _| {},
+            &mut NoReferee,
         );
         // A game the rules did not end counts as a draw.
         let result = match game.stop {

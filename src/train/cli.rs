@@ -1,6 +1,10 @@
 //! Command lines of `janggun datagen` and `janggun train`, kept here so
 //! that `main.rs` only dispatches.
 
+use super::datagen::{
+    DEFAULT_ADJUDICATE_CP, DEFAULT_ADJUDICATE_PLIES, DEFAULT_VERIFY_LIMIT, DEFAULT_VERIFY_NODES,
+};
+use super::load::Filter;
 use super::trainer;
 use crate::search::Settings;
 use clap::{Args, Subcommand};
@@ -42,23 +46,60 @@ pub struct DatagenArgs {
     /// Seconds between progress lines on stderr.
     #[arg(long, default_value_t = 10)]
     pub progress: u64,
+    /// Nodes of the search that checks each game's position after the
+    /// random plies (0: no check).
+    #[arg(long, default_value_t = DEFAULT_VERIFY_NODES)]
+    pub verify_nodes: u64,
+    /// Drop a game whose checked position scores beyond this many
+    /// centipawns either way, or a decided game.
+    #[arg(long, default_value_t = DEFAULT_VERIFY_LIMIT)]
+    pub verify_limit: i32,
+    /// Adjudicate a game as won once one side's search score is past this
+    /// many centipawns (0: never; else at least 600, twice what the count
+    /// term can add, so that a score mostly from the count never decides).
+    /// Mate and rule-win scores never adjudicate.
+    #[arg(long, default_value_t = DEFAULT_ADJUDICATE_CP)]
+    pub adjudicate_cp: i32,
+    /// Searches of each side in a row that must see the same side past
+    /// --adjudicate-cp before a game is adjudicated.
+    #[arg(long, default_value_t = DEFAULT_ADJUDICATE_PLIES)]
+    pub adjudicate_plies: u32,
+    /// Data format version to write: 2 (every searched position with its
+    /// flags) or 1 (no flags; in-check, capture and decided positions left
+    /// out as they are written).
+    #[arg(long, default_value_t = super::record::VERSION)]
+    pub format: u32,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum DatagenCommand {
-    /// Check the headers of data files and append their records to OUT.
+    /// Check the headers of data files and append their records to OUT
+    /// (all of one format version).
     Merge {
         out: PathBuf,
         #[arg(required = true)]
         inputs: Vec<String>,
     },
+    /// What data files hold: versions, records, flags, duplicates, results,
+    /// scores and the generals' palace points.
+    Stats {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
 }
 
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
-    if let Some(DatagenCommand::Merge { out, inputs }) = args.command {
-        let n = super::record::merge(&out, &inputs)?;
-        eprintln!("merge: {} now holds {n} records", out.display());
-        return Ok(());
+    match args.command {
+        Some(DatagenCommand::Merge { out, inputs }) => {
+            let n = super::record::merge(&out, &inputs)?;
+            eprintln!("merge: {} now holds {n} records", out.display());
+            return Ok(());
+        }
+        Some(DatagenCommand::Stats { files }) => {
+            print!("{}", super::stats::gather(&files)?);
+            return Ok(());
+        }
+        None => {}
     }
     let out = args.out.ok_or("datagen needs --out FILE")?;
     let opts = super::datagen::DatagenConfig {
@@ -78,8 +119,15 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             ..Settings::default()
         },
         progress: Duration::from_secs(args.progress.max(1)),
+        verify_nodes: args.verify_nodes,
+        verify_limit: args.verify_limit,
+        adjudicate_cp: args.adjudicate_cp,
+        adjudicate_plies: args.adjudicate_plies,
+        version: args.format,
     };
-    super::datagen::run(&opts)
+    // Settings are refused before a net is loaded or a file touched.
+    opts.validate()?;
+    super::datagen::run(&opts).map(|_| ())
 }
 
 #[derive(Args, Debug)]
@@ -122,9 +170,42 @@ pub struct TrainArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Keep positions whose side to move is in check (dropped by default;
+    /// version-2 data only, as are the other filters).
+    #[arg(long)]
+    pub keep_in_check: bool,
+    /// Keep positions whose best move is a capture (dropped by default).
+    #[arg(long)]
+    pub keep_captures: bool,
+    /// Keep positions with a decided score, a mate or a win by the rules
+    /// (dropped by default).
+    #[arg(long)]
+    pub keep_decided: bool,
+    /// Drop positions where a capture that does not lose material is
+    /// available (kept by default).
+    #[arg(long)]
+    pub drop_winning_captures: bool,
+    /// Keep repeated positions (same pieces and side to move; by default
+    /// only the first is kept).
+    #[arg(long)]
+    pub keep_duplicates: bool,
+}
+
+impl TrainArgs {
+    /// The load filter the flags ask for.
+    pub fn filter(&self) -> Filter {
+        Filter {
+            in_check: !self.keep_in_check,
+            captures: !self.keep_captures,
+            decided: !self.keep_decided,
+            winning_captures: self.drop_winning_captures,
+            duplicates: !self.keep_duplicates,
+        }
+    }
 }
 
 pub fn train(args: TrainArgs) -> Result<(), String> {
+    let filter = args.filter();
     let opts = trainer::TrainConfig {
         hidden: args.hidden,
         epochs: args.epochs,
@@ -152,11 +233,11 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     }
     std::fs::create_dir_all(&args.out_dir)
         .map_err(|e| format!("{}: {e}", args.out_dir.display()))?;
-    let data = trainer::load_samples(&args.data)?;
+    let data = super::load::load_samples(&args.data, &filter)?;
     let mut skipped = data.skipped;
     let val = match &args.val {
         Some(v) => {
-            let d = trainer::load_samples(std::slice::from_ref(v))?;
+            let d = super::load::load_samples(std::slice::from_ref(v), &filter)?;
             skipped += d.skipped;
             Some(d.samples)
         }

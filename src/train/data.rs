@@ -3,41 +3,13 @@
 //! blends the search score with the game's result.
 
 use super::model::{sigmoid, Input, Model, Scratch};
-use super::record::{Sample, RECORD_SIZE};
+use super::record::Sample;
 use crate::nnue::features::active;
 use rayon::prelude::*;
 
 /// Gradients of a batch are summed in this many fixed slices, then added
 /// in slice order, so a seed gives the same net on any number of threads.
 pub const CHUNKS: usize = 16;
-
-/// Records decoded for training.
-#[derive(Default)]
-pub struct Decoded {
-    pub samples: Vec<Sample>,
-    /// Records that do not decode, or decode to no legal position.
-    pub skipped: u64,
-    /// Why the first skipped record was skipped.
-    pub first_reason: Option<String>,
-}
-
-/// Decodes records, dropping (and counting) the ones that do not decode to
-/// a legal position: a net must not learn from boards no game reaches.
-pub fn decode_all(records: &[[u8; RECORD_SIZE]], into: &mut Decoded) {
-    let decoded: Vec<Result<Sample, String>> = records
-        .par_iter()
-        .map(|r| Sample::decode(r).and_then(|s| s.to_position().map(|_| s)))
-        .collect();
-    for d in decoded {
-        match d {
-            Ok(s) => into.samples.push(s),
-            Err(e) => {
-                into.skipped += 1;
-                into.first_reason.get_or_insert(e);
-            }
-        }
-    }
-}
 
 pub fn input(s: &Sample, mirrored: bool, scale: f32, wdl: f32) -> Input {
     let mut us = Vec::with_capacity(32);

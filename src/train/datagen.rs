@@ -1,16 +1,30 @@
 //! `janggun datagen`: self-play games (`crate::tools::selfplay`'s loop) at
-//! a fixed node count a move, each quiet position kept with its search
-//! score and the game's result as a training record
-//! (`crate::train::record`); a game the rules did not end is dropped
-//! rather than given a guessed result. One game per thread; the games
-//! are numbered and each one's openings come from (seed, number) alone, so
-//! one thread always writes the same file for the same seed.
+//! a fixed node count a move, every searched position kept with its
+//! search score, what the search saw there (`record::Flags`) and the
+//! game's result as a training record (`crate::train::record`); which
+//! positions a net learns from is the trainer's choice at load time
+//! (`crate::train::load`), so a change of filter needs no new data.
+//!
+//! Two judgements shape the games. After the random plies, a verification
+//! search drops openings that are already lost (random Janggi moves hang
+//! chariots), so that the games are about play, not about a blunder before
+//! the first searched move. And a game whose winner is plain (one side's
+//! search score past a threshold for several plies running, seen by both
+//! sides) is adjudicated as a win for that side rather than played out;
+//! a game the rules did not end and nobody adjudicated is dropped rather
+//! than given a guessed result. There is no draw adjudication.
+//!
+//! One game per thread; the games are numbered and each one's openings
+//! come from (seed, number) alone, so one thread always writes the same
+//! file for the same seed.
 
-use super::record::{RecordWriter, Sample, RECORD_SIZE};
-use crate::board::{Color, Outcome, Position, RuleSet};
+use super::record::{Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, VERSION, VERSION_V1};
+use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
+use crate::search::eval::COUNT_STAKE;
 use crate::search::score::WIN_BOUND;
-use crate::search::{Engine, Limits, Score, SearchResult, Settings};
-use crate::tools::selfplay::{self, setup_start, Stop};
+use crate::search::see::see_ge;
+use crate::search::{Control, Engine, Limits, Score, SearchResult, Settings};
+use crate::tools::selfplay::{self, setup_start, Referee, Stop};
 use crate::util::file::{open_regular, read_line_capped};
 use crate::util::rng::Rng;
 use std::io::BufReader;
@@ -18,6 +32,17 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+
+/// Defaults of the command line's options, one place for both.
+pub const DEFAULT_VERIFY_NODES: u64 = 5000;
+pub const DEFAULT_VERIFY_LIMIT: i32 = 500;
+pub const DEFAULT_ADJUDICATE_CP: i32 = 1000;
+pub const DEFAULT_ADJUDICATE_PLIES: u32 = 4;
+
+/// The lowest adjudication threshold: twice the count term's largest
+/// contribution, so that at least half of any score past it comes from
+/// material and the evaluation.
+pub const MIN_ADJUDICATE_CP: i32 = 2 * COUNT_STAKE;
 
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
@@ -34,11 +59,236 @@ pub struct DatagenConfig {
     pub settings: Settings,
     /// Print a progress line this often.
     pub progress: Duration,
+    /// Nodes of the search that verifies a game's opening (0: none).
+    pub verify_nodes: u64,
+    /// Openings whose verification score is beyond this many centipawns
+    /// either way (or decided) are dropped.
+    pub verify_limit: i32,
+    /// Adjudicate a game once one side's score is past this many
+    /// centipawns (0: never).
+    pub adjudicate_cp: i32,
+    /// ... on this many searches of each side in a row.
+    pub adjudicate_plies: u32,
+    /// The data format version written: 2, or 1 (the filters of version 1
+    /// applied as it is written, no flags kept).
+    pub version: u32,
+}
+
+impl DatagenConfig {
+    /// The defaults of the command line, writing to `out`.
+    pub fn new(out: PathBuf) -> DatagenConfig {
+        DatagenConfig {
+            threads: 1,
+            nodes: 5000,
+            random_plies: 8,
+            seed: 1,
+            games: None,
+            positions: None,
+            out,
+            openings: None,
+            settings: Settings::default(),
+            progress: Duration::from_secs(10),
+            verify_nodes: DEFAULT_VERIFY_NODES,
+            verify_limit: DEFAULT_VERIFY_LIMIT,
+            adjudicate_cp: DEFAULT_ADJUDICATE_CP,
+            adjudicate_plies: DEFAULT_ADJUDICATE_PLIES,
+            version: VERSION,
+        }
+    }
+
+    /// Every setting checked before any work, each error naming its option.
+    pub fn validate(&self) -> Result<(), String> {
+        crate::search::check_threads(self.threads).map_err(|e| format!("--{e}"))?;
+        if self.nodes == 0 {
+            return Err("--nodes must be at least 1".into());
+        }
+        if !(0..WIN_BOUND).contains(&self.verify_limit) {
+            return Err(format!(
+                "--verify-limit {} (must be 0 to {})",
+                self.verify_limit,
+                WIN_BOUND - 1
+            ));
+        }
+        if self.adjudicate_cp != 0 && !(MIN_ADJUDICATE_CP..WIN_BOUND).contains(&self.adjudicate_cp)
+        {
+            return Err(format!(
+                "--adjudicate-cp {} (must be 0 for never, or {MIN_ADJUDICATE_CP} to {}: \
+                 below {MIN_ADJUDICATE_CP} the count term could be most of the score)",
+                self.adjudicate_cp,
+                WIN_BOUND - 1
+            ));
+        }
+        if self.adjudicate_plies == 0 || self.adjudicate_plies > 1000 {
+            return Err(format!(
+                "--adjudicate-plies {} (must be 1 to 1000)",
+                self.adjudicate_plies
+            ));
+        }
+        if self.version != VERSION && self.version != VERSION_V1 {
+            return Err(format!(
+                "--format {} (must be {VERSION_V1} or {VERSION})",
+                self.version
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether a game goes on from an opening whose verification search
+/// scored `score` (side to move's view): only when it is an evaluation
+/// within `limit` centipawns either way. A decided score is a game already
+/// won or lost.
+pub fn opening_playable(score: Score, limit: i32) -> bool {
+    matches!(score, Score::Cp(v) if v.abs() <= limit)
+}
+
+/// Win adjudication: one side's search score past `threshold` on
+/// `2 * plies` consecutive searched positions, that is `plies` searches of
+/// each side, the side behind agreeing that it is behind.
+///
+/// What never adjudicates:
+/// - A decided score (mate, or a win by the rules: the count at a bikjang,
+///   a repetition or the move limit, perpetual check): the search sees the
+///   game's end, so the rules end it within a few moves, and a rule ending
+///   on the count may still be avoided by the side it would beat. Such a
+///   score breaks the run.
+/// - A score that comes mostly from the count term (what the count would
+///   say as the move limit nears, which a side far ahead on the count but
+///   not on the board can lose before the limit). That term adds at most
+///   `COUNT_STAKE` (300) to any evaluation, and the threshold is at least
+///   twice that (`MIN_ADJUDICATE_CP`, checked by `DatagenConfig::validate`),
+///   so more than half of every score that counts here is material and the
+///   evaluation.
+#[derive(Clone, Debug)]
+pub struct Adjudicator {
+    threshold: i32,
+    plies: u32,
+    /// The side ahead on the current run, and the run's length.
+    leader: Option<Color>,
+    run: u32,
+}
+
+impl Adjudicator {
+    /// `threshold` 0: never adjudicates.
+    pub fn new(threshold: i32, plies_per_side: u32) -> Adjudicator {
+        Adjudicator {
+            threshold,
+            plies: plies_per_side,
+            leader: None,
+            run: 0,
+        }
+    }
+
+    /// One searched position: the side to move and its search score. The
+    /// winner once the run is long enough.
+    pub fn update(&mut self, stm: Color, score: Score) -> Option<Color> {
+        if self.threshold <= 0 {
+            return None;
+        }
+        let ahead = match score {
+            Score::Cp(v) if v >= self.threshold => Some(stm),
+            Score::Cp(v) if v <= -self.threshold => Some(!stm),
+            _ => None,
+        };
+        if ahead.is_some() && ahead == self.leader {
+            self.run += 1;
+        } else {
+            self.leader = ahead;
+            self.run = ahead.is_some() as u32;
+        }
+        if self.run >= 2 * self.plies {
+            self.leader
+        } else {
+            None
+        }
+    }
+}
+
+/// The score a record stores, and whether it is decided: centipawns, or
+/// `+/-(DECIDED_SCORE - plies to the end)` for a mate or a rule win.
+pub fn stored_score(score: Score) -> (i16, bool) {
+    match score {
+        Score::Cp(v) => (v.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16, false),
+        Score::Mate(n) => {
+            let plies = if n > 0 { 2 * n - 1 } else { -2 * n }.clamp(0, 1000);
+            let v = DECIDED_SCORE as i32 - plies;
+            (if n > 0 { v } else { -v } as i16, true)
+        }
+    }
+}
+
+/// The flags and fields of a searched position.
+pub fn meta_of(pos: &Position, r: &SearchResult) -> Meta {
+    let mut flags = Flags::default();
+    flags.set(Flags::IN_CHECK, pos.in_check());
+    let capture = r
+        .best
+        .is_some_and(|m| !m.is_pass() && pos.piece_at(m.to()).is_some());
+    flags.set(Flags::CAPTURE, capture);
+    let mut caps = MoveList::new();
+    legal_captures(pos, &mut caps);
+    flags.set(
+        Flags::WINNING_CAPTURE,
+        caps.as_slice().iter().any(|&m| see_ge(pos, m, 0)),
+    );
+    flags.set(Flags::DECIDED, matches!(r.score, Score::Mate(_)));
+    let ply = 2 * (pos.fullmove().max(1) - 1) + (pos.side_to_move() == Color::Han) as u32;
+    Meta {
+        flags,
+        ply: ply.min(u16::MAX as u32) as u16,
+        halfmove: pos.halfmove().min(u16::MAX as u32) as u16,
+        best: r.best,
+    }
+}
+
+/// How a game ended, for the counts of the progress line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Ending {
+    /// By the rules.
+    Played,
+    Adjudicated,
+    /// The opening failed its verification.
+    DroppedOpening,
+    /// Too long, no move, or over within the random plies.
+    Unfinished,
 }
 
 /// One finished game's records, in the order they were played.
 struct Game {
-    records: Vec<[u8; RECORD_SIZE]>,
+    records: Vec<Raw>,
+    ending: Ending,
+}
+
+/// Datagen's referee: verifies the opening, keeps every searched position
+/// and adjudicates.
+struct Keeper<'a> {
+    opts: &'a DatagenConfig,
+    kept: Vec<(Sample, Meta)>,
+    adjudicator: Adjudicator,
+}
+
+impl Referee for Keeper<'_> {
+    fn opening(&mut self, engine: &mut Engine, pos: &Position) -> bool {
+        if self.opts.verify_nodes == 0 {
+            return true;
+        }
+        let limits = Limits {
+            soft_nodes: Some(self.opts.verify_nodes),
+            nodes: Some(self.opts.verify_nodes.saturating_mul(16)),
+            ..Limits::default()
+        };
+        let r = engine.search(pos, &limits, &Control::new(), &mut |_| {});
+        opening_playable(r.score, self.opts.verify_limit)
+    }
+
+    fn searched(&mut self, pos: &Position, r: &SearchResult) -> Option<Outcome> {
+        let (score, _) = stored_score(r.score);
+        self.kept
+            .push((Sample::from_position(pos, score, 1), meta_of(pos, r)));
+        self.adjudicator
+            .update(pos.side_to_move(), r.score)
+            .map(Outcome::Win)
+    }
 }
 
 /// Longest line of an openings file, in bytes (a FEN is about 80).
@@ -83,8 +333,8 @@ fn read_openings_capped(
     Ok(fens)
 }
 
-/// Plays game number `index`; returns its kept records (empty when the game
-/// ended in the random plies or the rules did not end it).
+/// Plays game number `index`; returns its records (none when the game was
+/// dropped).
 fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u64) -> Game {
     let mut rng = Rng::stream(opts.seed, index);
     let fen = if openings.is_empty() {
@@ -92,11 +342,12 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
     } else {
         openings[rng.below(openings.len())].clone()
     };
-    let empty = Game {
+    let dropped = |ending| Game {
         records: Vec::new(),
+        ending,
     };
     let Ok(pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
-        return empty;
+        return dropped(Ending::Unfinished);
     };
     let limits = Limits {
         soft_nodes: Some(opts.nodes),
@@ -104,37 +355,51 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
         nodes: Some(opts.nodes.saturating_mul(16)),
         ..Limits::default()
     };
-    // Quiet positions with a score that is not a decided game, kept with
-    // the side to move; the result is filled in once the game is over.
-    let mut kept: Vec<(Sample, Color)> = Vec::new();
-    let mut keep = |pos: &Position, r: &SearchResult| {
-        let Some(m) = r.best else { return };
-        let capture = !m.is_pass() && pos.piece_at(m.to()).is_some();
-        if let Score::Cp(v) = r.score {
-            if v.abs() < WIN_BOUND && !pos.in_check() && !capture {
-                kept.push((Sample::from_position(pos, v as i16, 1), pos.side_to_move()));
-            }
-        }
+    let mut keeper = Keeper {
+        opts,
+        kept: Vec::new(),
+        adjudicator: Adjudicator::new(opts.adjudicate_cp, opts.adjudicate_plies),
     };
-    let game = selfplay::play(engine, pos, opts.random_plies, &limits, &mut rng, &mut keep);
-    let Stop::Over(outcome) = game.stop else {
-        return empty;
+    let game = selfplay::play(
+        engine,
+        pos,
+        opts.random_plies,
+        &limits,
+        &mut rng,
+        &mut keeper,
+    );
+    let (outcome, ending) = match game.stop {
+        Stop::Over(o) => (o, Ending::Played),
+        Stop::Adjudicated(o) => (o, Ending::Adjudicated),
+        Stop::Rejected => return dropped(Ending::DroppedOpening),
+        Stop::TooLong | Stop::NoMove => return dropped(Ending::Unfinished),
     };
-    if game.moves.len() <= opts.random_plies {
-        return empty;
+    if game.moves.len() <= opts.random_plies && ending == Ending::Played {
+        return dropped(Ending::Unfinished);
     }
-    let records = kept
+    let records = keeper
+        .kept
         .into_iter()
-        .filter_map(|(mut s, stm)| {
+        .filter_map(|(mut s, mut meta)| {
             s.result = match outcome {
                 Outcome::Draw => 1,
-                Outcome::Win(c) if c == stm => 2,
+                Outcome::Win(c) if c == s.stm => 2,
                 Outcome::Win(_) => 0,
             };
-            s.encode()
+            meta.flags
+                .set(Flags::ADJUDICATED, ending == Ending::Adjudicated);
+            if opts.version == VERSION_V1 {
+                // Version 1 has no flags: what its trainer was never to
+                // see is left out here, as it always was.
+                let f = meta.flags;
+                if f.has(Flags::IN_CHECK) || f.has(Flags::CAPTURE) || f.has(Flags::DECIDED) {
+                    return None;
+                }
+            }
+            s.encode_with(&meta)
         })
         .collect();
-    Game { records }
+    Game { records, ending }
 }
 
 fn fmt_secs(s: f64) -> String {
@@ -142,23 +407,35 @@ fn fmt_secs(s: f64) -> String {
     format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
 }
 
-pub fn run(opts: &DatagenConfig) -> Result<(), String> {
-    crate::search::check_threads(opts.threads).map_err(|e| format!("--{e}"))?;
-    if opts.nodes == 0 {
-        return Err("--nodes must be at least 1".into());
-    }
+/// What a run did, for its last lines and for tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games played or dropped.
+    pub games: u64,
+    /// Records written.
+    pub positions: u64,
+    /// Games dropped by the opening's verification search.
+    pub dropped_openings: u64,
+    /// Games ended by adjudication.
+    pub adjudicated: u64,
+    /// Games dropped unfinished (too long, no move, over in the random
+    /// plies).
+    pub unfinished: u64,
+}
+
+pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
+    opts.validate()?;
     let openings = match &opts.openings {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let mut writer = RecordWriter::append(&opts.out)?;
+    let mut writer = RecordWriter::append(&opts.out, opts.version)?;
     let start_count = writer.count();
     let next_game = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Game>();
     let start = Instant::now();
-    let mut games = 0u64;
-    let mut positions = 0u64;
+    let mut sum = Summary::default();
     let result = std::thread::scope(|s| {
         for _ in 0..opts.threads {
             let tx = tx.clone();
@@ -189,19 +466,25 @@ pub fn run(opts: &DatagenConfig) -> Result<(), String> {
             if outcome.is_err() || stop.load(Ordering::Relaxed) {
                 continue;
             }
-            games += 1;
+            sum.games += 1;
+            match game.ending {
+                Ending::Played => {}
+                Ending::Adjudicated => sum.adjudicated += 1,
+                Ending::DroppedOpening => sum.dropped_openings += 1,
+                Ending::Unfinished => sum.unfinished += 1,
+            }
             for r in &game.records {
-                if opts.positions.is_some_and(|p| positions >= p) {
+                if opts.positions.is_some_and(|p| sum.positions >= p) {
                     break;
                 }
                 if let Err(e) = writer.write(r) {
                     outcome = Err(e);
                     break;
                 }
-                positions += 1;
+                sum.positions += 1;
             }
-            let done = opts.positions.is_some_and(|p| positions >= p)
-                || opts.games.is_some_and(|g| games >= g);
+            let done = opts.positions.is_some_and(|p| sum.positions >= p)
+                || opts.games.is_some_and(|g| sum.games >= g);
             if done || outcome.is_err() {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -213,7 +496,7 @@ pub fn run(opts: &DatagenConfig) -> Result<(), String> {
                 last_sync = Instant::now();
             }
             if last_progress.elapsed() >= opts.progress {
-                progress(opts, start, games, positions);
+                progress(opts, start, &sum);
                 last_progress = Instant::now();
             }
         }
@@ -221,28 +504,39 @@ pub fn run(opts: &DatagenConfig) -> Result<(), String> {
     });
     writer.sync_count()?;
     result?;
-    progress(opts, start, games, positions);
+    progress(opts, start, &sum);
     eprintln!(
-        "datagen: wrote {positions} positions from {games} games to {} ({} records in the file)",
+        "datagen: wrote {} positions (format version {}) from {} games to {} ({} records in the file)",
+        sum.positions,
+        opts.version,
+        sum.games,
         opts.out.display(),
-        start_count + positions
+        start_count + sum.positions
     );
-    Ok(())
+    Ok(sum)
 }
 
-fn progress(opts: &DatagenConfig, start: Instant, games: u64, positions: u64) {
+fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
-    let pps = positions as f64 / secs;
-    let gps = games as f64 / secs;
+    let pps = sum.positions as f64 / secs;
+    let gps = sum.games as f64 / secs;
     let left = match (opts.positions, opts.games) {
-        (Some(p), _) if pps > 0.0 => fmt_secs(p.saturating_sub(positions) as f64 / pps),
-        (None, Some(g)) if gps > 0.0 => fmt_secs(g.saturating_sub(games) as f64 / gps),
+        (Some(p), _) if pps > 0.0 => fmt_secs(p.saturating_sub(sum.positions) as f64 / pps),
+        (None, Some(g)) if gps > 0.0 => fmt_secs(g.saturating_sub(sum.games) as f64 / gps),
         (None, None) => "no limit".to_string(),
         _ => "?".to_string(),
     };
+    let pct = |n: u64| 100.0 * n as f64 / sum.games.max(1) as f64;
     eprintln!(
-        "games {games}, positions {positions}, {pps:.1} positions/s, {:.2} games/s, elapsed {}, time left {left}",
-        gps,
+        "games {} (openings dropped {} = {:.1}%, adjudicated {} = {:.1}%, unfinished {}), \
+         positions {}, {pps:.1} positions/s, {gps:.2} games/s, elapsed {}, time left {left}",
+        sum.games,
+        sum.dropped_openings,
+        pct(sum.dropped_openings),
+        sum.adjudicated,
+        pct(sum.adjudicated),
+        sum.unfinished,
+        sum.positions,
         fmt_secs(secs)
     );
 }
@@ -250,6 +544,128 @@ fn progress(opts: &DatagenConfig, start: Instant, games: u64, positions: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::{parse_move, Notation};
+
+    #[test]
+    fn adjudication_needs_a_run_of_both_sides_past_the_threshold() {
+        let (cho, han) = (Color::Cho, Color::Han);
+        let mut a = Adjudicator::new(1000, 2);
+        // Cho ahead, seen by both sides, on four plies in a row.
+        assert_eq!(a.update(cho, Score::Cp(1200)), None);
+        assert_eq!(a.update(han, Score::Cp(-1100)), None);
+        assert_eq!(a.update(cho, Score::Cp(1000)), None);
+        assert_eq!(a.update(han, Score::Cp(-1500)), Some(cho));
+        // One ply short of the threshold starts the run again.
+        let mut a = Adjudicator::new(1000, 2);
+        for (stm, v) in [(han, 1300), (cho, -1300), (han, 999), (cho, -1300)] {
+            assert_eq!(a.update(stm, Score::Cp(v)), None);
+        }
+        for (stm, v) in [(han, 1300), (cho, -1300)] {
+            assert_eq!(a.update(stm, Score::Cp(v)), None);
+        }
+        assert_eq!(a.update(han, Score::Cp(2000)), Some(han));
+        // The side said to be behind thinking itself ahead breaks the run.
+        let mut a = Adjudicator::new(1000, 2);
+        for (stm, v) in [(cho, 1500), (han, 1500), (cho, 1500), (han, -1500)] {
+            assert_eq!(a.update(stm, Score::Cp(v)), None);
+        }
+        // Decided scores (mates and rule wins alike) never adjudicate and
+        // break a run.
+        let mut a = Adjudicator::new(1000, 2);
+        for _ in 0..10 {
+            assert_eq!(a.update(cho, Score::Mate(3)), None);
+            assert_eq!(a.update(han, Score::Mate(-3)), None);
+        }
+        for (stm, v) in [(cho, 1500), (han, -1500), (cho, 1500)] {
+            assert_eq!(a.update(stm, Score::Cp(v)), None);
+        }
+        assert_eq!(a.update(han, Score::Mate(-2)), None);
+        assert_eq!(a.update(cho, Score::Cp(1500)), None);
+        // Threshold 0: never.
+        let mut a = Adjudicator::new(0, 1);
+        for _ in 0..10 {
+            assert_eq!(a.update(cho, Score::Cp(5000)), None);
+        }
+    }
+
+    #[test]
+    fn adjudication_threshold_leaves_the_count_term_a_minority() {
+        let mut c = DatagenConfig::new(PathBuf::from("x.bin"));
+        assert!(c.validate().is_ok());
+        for bad in [1, 2 * COUNT_STAKE - 1, WIN_BOUND] {
+            c.adjudicate_cp = bad;
+            let e = c.validate().unwrap_err();
+            assert!(e.contains("--adjudicate-cp") && e.contains("count"), "{e}");
+        }
+        for good in [0, 2 * COUNT_STAKE, 1000] {
+            c.adjudicate_cp = good;
+            assert!(c.validate().is_ok());
+        }
+        c.adjudicate_plies = 0;
+        assert!(c.validate().unwrap_err().contains("--adjudicate-plies"));
+        c.adjudicate_plies = 4;
+        c.verify_limit = -1;
+        assert!(c.validate().unwrap_err().contains("--verify-limit"));
+        c.verify_limit = 500;
+        c.version = 3;
+        assert!(c.validate().unwrap_err().contains("--format"));
+    }
+
+    #[test]
+    fn openings_past_the_limit_or_decided_are_dropped() {
+        assert!(opening_playable(Score::Cp(0), 500));
+        assert!(opening_playable(Score::Cp(500), 500));
+        assert!(opening_playable(Score::Cp(-500), 500));
+        assert!(!opening_playable(Score::Cp(501), 500));
+        assert!(!opening_playable(Score::Cp(-501), 500));
+        assert!(!opening_playable(Score::Mate(4), 500));
+        assert!(!opening_playable(Score::Mate(-1), 500));
+    }
+
+    #[test]
+    fn decided_scores_are_stored_beyond_any_evaluation() {
+        assert_eq!(stored_score(Score::Cp(-123)), (-123, false));
+        assert_eq!(stored_score(Score::Mate(1)), (19999, true));
+        assert_eq!(stored_score(Score::Mate(3)), (19995, true));
+        assert_eq!(stored_score(Score::Mate(-2)), (-19996, true));
+        assert_eq!(stored_score(Score::Mate(0)), (-20000, true));
+        assert!(stored_score(Score::Mate(200)).0 as i32 > WIN_BOUND / 2);
+    }
+
+    fn result(pos: &Position, best: &str, score: Score) -> SearchResult {
+        SearchResult {
+            best: Some(parse_move(pos, best, Notation::Uci).unwrap()),
+            ponder: None,
+            score,
+            nodes: 1,
+            depth: 1,
+        }
+    }
+
+    #[test]
+    fn flags_say_what_the_search_saw() {
+        // An undefended soldier the chariot can take.
+        let fen = "3k5/9/9/9/p8/9/9/9/9/R3K4 w - - 3 10";
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let m = meta_of(&pos, &result(&pos, "a1a6", Score::Cp(150)));
+        assert_eq!(m.flags, Flags(Flags::CAPTURE | Flags::WINNING_CAPTURE));
+        assert_eq!((m.ply, m.halfmove), (18, 3));
+        assert_eq!(m.best.unwrap().to_string(), "a1a6");
+        let m = meta_of(&pos, &result(&pos, "e1f1", Score::Mate(2)));
+        assert_eq!(m.flags, Flags(Flags::WINNING_CAPTURE | Flags::DECIDED));
+        // Defended by a chariot: taking loses material.
+        let fen = "r2k5/9/9/9/p8/9/9/9/9/R3K4 w - - 0 1";
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let m = meta_of(&pos, &result(&pos, "e1f1", Score::Cp(0)));
+        assert_eq!(m.flags, Flags(0));
+        assert_eq!(m.ply, 0);
+        // Han to move, in check from the chariot on its file.
+        let fen = "3k5/9/9/9/9/9/9/9/9/3R1K3 b - - 0 12";
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let m = meta_of(&pos, &result(&pos, "d10e10", Score::Cp(-300)));
+        assert_eq!(m.flags, Flags(Flags::IN_CHECK));
+        assert_eq!(m.ply, 23);
+    }
 
     #[test]
     fn openings_are_capped_in_count_and_line_length() {

@@ -8,9 +8,11 @@ pub mod checkpoint;
 pub mod cli;
 pub mod data;
 pub mod datagen;
+pub mod load;
 pub mod model;
 pub mod optim;
 pub mod record;
+pub mod stats;
 pub mod trainer;
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
 //! The training-data format: one owner for how a position, its search
-//! score and its game's result are stored, read and written.
+//! score, its game's result and (from version 2) what the search saw there
+//! are stored, read and written.
 //!
-//! A data file is a 32-byte header followed by 32-byte records, all
+//! A data file is a 32-byte header followed by fixed-size records, all
 //! little-endian.
 //!
 //! Header:
@@ -9,41 +10,162 @@
 //! | bytes | content |
 //! |---|---|
 //! | 0..8 | magic `JGNNDATA` |
-//! | 8..12 | format version (u32, 1) |
-//! | 12..16 | record size (u32, 32) |
+//! | 8..12 | format version (u32, 1 or 2) |
+//! | 12..16 | record size (u32: 32 for version 1, 40 for version 2) |
 //! | 16..24 | record count (u64; rewritten now and then and at the end) |
 //! | 24..32 | zero |
 //!
-//! Record:
+//! Record (version 1 is bytes 0..32 alone):
 //!
 //! | bytes | content |
 //! |---|---|
 //! | 0..12 | occupancy: bit `i` (byte `i / 8`, bit `i % 8`) set when square index `i` (a1 = 0, i10 = 89) holds a piece |
 //! | 12..28 | piece codes, 4 bits each, in increasing square order, low nibble first; code = colour * 7 + kind (Cho 0, Han 1; general, guard, elephant, horse, chariot, cannon, soldier) |
-//! | 28..30 | search score, i16, centipawns from the side to move's view |
+//! | 28..30 | search score, i16, centipawns from the side to move's view; a decided game is +/-(20000 - plies to its end) |
 //! | 30 | side to move: 0 Cho, 1 Han |
 //! | 31 | game result from the side to move's view: 0 loss, 1 draw, 2 win |
+//! | 32 | flags ([`Flags`]): 1 side to move in check, 2 best move a capture, 4 a capture that does not lose material available, 8 decided score, 16 result adjudicated; bits 5..7 zero |
+//! | 33 | zero |
+//! | 34..36 | ply in the game (u16): 0 before Cho's first move, so even when Cho is to move |
+//! | 36..38 | plies since the last capture, the move limit's clock (u16) |
+//! | 38..40 | the search's best move: from + 128 * to (u16, the engine's move encoding without its tag bit), 0 for none |
+//!
+//! Version 2 is 40 bytes rather than 36 so that, besides the flags and
+//! the ply the trainer filters on, the record keeps the move-limit clock
+//! (the net cannot see the count term the search adds near the limit, so
+//! a trainer may want to correct or drop those scores) and the best move
+//! (for a policy target or a quiet-move filter), without a third version.
+//!
+//! Every record is read into a 40-byte buffer ([`Raw`]); a version-1
+//! record fills its first 32 bytes and leaves the rest zero, which reads
+//! as a version-2 record with no flag set: version-1 files were filtered
+//! when they were written, so no load filter drops anything from them.
 //!
 //! Readers trust the file length, not the count: a file cut short by
 //! Ctrl-C holds whole records plus at most one partial one, which is
 //! ignored.
 
 use crate::board::{
-    Color, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
+    Color, Move, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
 };
 use crate::util::file::{file_id, open_regular, regular_or_missing, FileId};
+use crate::util::hash::fnv1a64;
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 pub const MAGIC: &[u8; 8] = b"JGNNDATA";
-pub const VERSION: u32 = 1;
-pub const RECORD_SIZE: usize = 32;
+/// The version `janggun datagen` writes unless told otherwise.
+pub const VERSION: u32 = 2;
+/// The first version: pieces, score, side and result only.
+pub const VERSION_V1: u32 = 1;
+/// Bytes of a version-2 record, and of the buffer any record is read into.
+pub const RECORD_SIZE: usize = 40;
+pub const RECORD_SIZE_V1: usize = 32;
 pub const HEADER_SIZE: usize = 32;
 /// Bytes 12..28 hold 32 four-bit piece codes.
 pub const MAX_PIECES: usize = 32;
 /// Bytes 0..12 hold the occupancy bits, more than the board's points.
 const OCCUPANCY_BITS: usize = 12 * 8;
+/// A decided score is stored as +/-(this - plies to the end).
+pub const DECIDED_SCORE: i16 = 20000;
+
+/// One record as read: a version-1 record is zero-padded.
+pub type Raw = [u8; RECORD_SIZE];
+
+/// The record size of a format version this build reads.
+pub fn record_size(version: u32) -> Option<usize> {
+    match version {
+        VERSION_V1 => Some(RECORD_SIZE_V1),
+        VERSION => Some(RECORD_SIZE),
+        _ => None,
+    }
+}
+
+/// What the search saw at a position (version 2's byte 32).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags(pub u8);
+
+impl Flags {
+    /// The side to move is in check.
+    pub const IN_CHECK: u8 = 1;
+    /// The search's best move is a capture.
+    pub const CAPTURE: u8 = 2;
+    /// Some legal capture does not lose material by exchange
+    /// (`see_ge(.., 0)`): the score hangs on a tactic a static evaluation
+    /// may not see.
+    pub const WINNING_CAPTURE: u8 = 4;
+    /// The score is a decided game (a mate or a win by the rules), not an
+    /// evaluation.
+    pub const DECIDED: u8 = 8;
+    /// The game's result was adjudicated, not played out.
+    pub const ADJUDICATED: u8 = 16;
+    /// Every defined bit.
+    pub const ALL: u8 = 31;
+    /// Each flag with its name, for reports.
+    pub const NAMES: [(u8, &'static str); 5] = [
+        (Flags::IN_CHECK, "in check"),
+        (Flags::CAPTURE, "best move a capture"),
+        (Flags::WINNING_CAPTURE, "winning capture available"),
+        (Flags::DECIDED, "decided score"),
+        (Flags::ADJUDICATED, "result adjudicated"),
+    ];
+
+    pub fn has(self, bit: u8) -> bool {
+        self.0 & bit != 0
+    }
+
+    pub fn set(&mut self, bit: u8, on: bool) {
+        if on {
+            self.0 |= bit;
+        } else {
+            self.0 &= !bit;
+        }
+    }
+}
+
+/// A version-2 record's fields beyond the position, score and result.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Meta {
+    pub flags: Flags,
+    /// Plies from the game's first position (Cho to move at 0).
+    pub ply: u16,
+    /// Plies since the last capture.
+    pub halfmove: u16,
+    pub best: Option<Move>,
+}
+
+impl Meta {
+    /// Bytes 32..40 of a record; a bad field is an error, never a panic.
+    pub fn decode(r: &Raw) -> Result<Meta, String> {
+        let flags = r[32];
+        if flags & !Flags::ALL != 0 {
+            return Err(format!("flags {flags:#04x}"));
+        }
+        if r[33] != 0 {
+            return Err(format!("reserved byte {}", r[33]));
+        }
+        let word = |a: usize| u16::from_le_bytes([r[a], r[a + 1]]);
+        let best = match word(38) {
+            0 => None,
+            raw => Some(Move::from_raw(raw).ok_or_else(|| format!("best move {raw}"))?),
+        };
+        Ok(Meta {
+            flags: Flags(flags),
+            ply: word(34),
+            halfmove: word(36),
+            best,
+        })
+    }
+
+    fn encode_into(&self, r: &mut Raw) {
+        r[32] = self.flags.0 & Flags::ALL;
+        r[33] = 0;
+        r[34..36].copy_from_slice(&self.ply.to_le_bytes());
+        r[36..38].copy_from_slice(&self.halfmove.to_le_bytes());
+        r[38..40].copy_from_slice(&self.best.map_or(0, Move::raw).to_le_bytes());
+    }
+}
 
 /// One training position, decoded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,8 +193,15 @@ impl Sample {
         }
     }
 
-    /// `None` when there are more pieces than a record holds.
-    pub fn encode(&self) -> Option<[u8; RECORD_SIZE]> {
+    /// A version-2 record with no flags, ply 0 and no best move; `None`
+    /// when there are more pieces than a record holds.
+    pub fn encode(&self) -> Option<Raw> {
+        self.encode_with(&Meta::default())
+    }
+
+    /// A version-2 record; `None` when there are more pieces than a record
+    /// holds.
+    pub fn encode_with(&self, meta: &Meta) -> Option<Raw> {
         if self.pieces.len() > MAX_PIECES {
             return None;
         }
@@ -87,11 +216,23 @@ impl Sample {
         r[28..30].copy_from_slice(&self.score.to_le_bytes());
         r[30] = self.stm.index() as u8;
         r[31] = self.result;
+        meta.encode_into(&mut r);
         Some(r)
     }
 
-    /// Checks every field; a bad record is an error, never a panic.
-    pub fn decode(r: &[u8; RECORD_SIZE]) -> Result<Sample, String> {
+    /// A version-1 record (no flags); `None` when there are more pieces
+    /// than a record holds.
+    pub fn encode_v1(&self) -> Option<[u8; RECORD_SIZE_V1]> {
+        let r = self.encode()?;
+        let mut out = [0u8; RECORD_SIZE_V1];
+        out.copy_from_slice(&r[..RECORD_SIZE_V1]);
+        Some(out)
+    }
+
+    /// The position, score and result of a record of either version
+    /// (bytes 0..32); checks every one of those fields, and a bad one is an
+    /// error, never a panic. [`Meta::decode`] reads the rest.
+    pub fn decode(r: &Raw) -> Result<Sample, String> {
         let mut pieces = Vec::with_capacity(32);
         let mut n = 0;
         for i in 0..OCCUPANCY_BITS {
@@ -155,18 +296,46 @@ impl Sample {
     }
 }
 
-/// The 32-byte file header for `count` records.
+/// A key of a record's position and side to move (bytes 0..28 and 30),
+/// the same for equal positions whatever the version, score or flags:
+/// what "duplicate" means at load. 64 bits: among n records, two
+/// different positions share a key with a chance of about n^2 / 2^65.
+pub fn position_key(r: &Raw) -> u64 {
+    let mut b = [0u8; 29];
+    b[..28].copy_from_slice(&r[..28]);
+    b[28] = r[30];
+    fnv1a64(&b)
+}
+
+/// The 32-byte file header of a version-2 file of `count` records.
 pub fn header(count: u64) -> [u8; HEADER_SIZE] {
+    header_for(VERSION, count)
+}
+
+/// The 32-byte file header of a file of `version` (one this build reads)
+/// and `count` records.
+pub fn header_for(version: u32, count: u64) -> [u8; HEADER_SIZE] {
+    let size = record_size(version).unwrap_or(RECORD_SIZE);
     let mut h = [0u8; HEADER_SIZE];
     h[0..8].copy_from_slice(MAGIC);
-    h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-    h[12..16].copy_from_slice(&(RECORD_SIZE as u32).to_le_bytes());
+    h[8..12].copy_from_slice(&version.to_le_bytes());
+    h[12..16].copy_from_slice(&(size as u32).to_le_bytes());
     h[16..24].copy_from_slice(&count.to_le_bytes());
     h
 }
 
-/// Checks magic, version and record size; returns the stored count.
-pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
+/// What a valid header says.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub version: u32,
+    /// Bytes a record, fixed by the version.
+    pub record_size: usize,
+    /// The stored count (readers go by the file's length instead).
+    pub count: u64,
+}
+
+/// Checks magic, version and record size.
+pub fn read_header(h: &[u8], name: &str) -> Result<Header, String> {
     if h.len() < HEADER_SIZE {
         return Err(format!("{name}: too short for a data header"));
     }
@@ -174,24 +343,37 @@ pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
         return Err(format!("{name}: not a Janggun data file (bad magic)"));
     }
     let word = |a: usize| u32::from_le_bytes([h[a], h[a + 1], h[a + 2], h[a + 3]]);
-    if word(8) != VERSION {
+    let version = word(8);
+    let Some(size) = record_size(version) else {
         return Err(format!(
-            "{name}: data format version {}, this build reads {VERSION}",
-            word(8)
+            "{name}: data format version {version}, this build reads {VERSION_V1} and {VERSION}"
         ));
-    }
-    if word(12) as usize != RECORD_SIZE {
-        return Err(format!("{name}: record size {}", word(12)));
+    };
+    if word(12) as usize != size {
+        return Err(format!(
+            "{name}: record size {} (version {version} has {size})",
+            word(12)
+        ));
     }
     let mut c = [0u8; 8];
     c.copy_from_slice(&h[16..24]);
-    Ok(u64::from_le_bytes(c))
+    Ok(Header {
+        version,
+        record_size: size,
+        count: u64::from_le_bytes(c),
+    })
+}
+
+/// Checks magic, version and record size; returns the stored count.
+pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
+    read_header(h, name).map(|h| h.count)
 }
 
 /// A data file opened for reading: a regular file whose header has been
 /// checked, its whole records streamed in order.
 pub struct RecordReader {
     file: BufReader<File>,
+    header: Header,
     /// Whole records not yet read.
     left: u64,
     name: String,
@@ -205,9 +387,19 @@ impl RecordReader {
         let mut h = [0u8; HEADER_SIZE];
         file.read_exact(&mut h)
             .map_err(|_| format!("{name}: too short for a data header"))?;
-        check_header(&h, &name)?;
-        let left = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
-        Ok(RecordReader { file, left, name })
+        let header = read_header(&h, &name)?;
+        let left = (len - HEADER_SIZE as u64) / header.record_size as u64;
+        Ok(RecordReader {
+            file,
+            header,
+            left,
+            name,
+        })
+    }
+
+    /// The file's format version.
+    pub fn version(&self) -> u32 {
+        self.header.version
     }
 
     /// Whole records left to read.
@@ -215,22 +407,24 @@ impl RecordReader {
         self.left
     }
 
-    /// The next record, `None` after the last whole one.
-    pub fn next_record(&mut self) -> Result<Option<[u8; RECORD_SIZE]>, String> {
+    /// The next record (a version-1 one zero-padded), `None` after the
+    /// last whole one.
+    pub fn next_record(&mut self) -> Result<Option<Raw>, String> {
         if self.left == 0 {
             return Ok(None);
         }
         let mut r = [0u8; RECORD_SIZE];
         self.file
-            .read_exact(&mut r)
+            .read_exact(&mut r[..self.header.record_size])
             .map_err(|e| format!("{}: {e} (did the file shrink?)", self.name))?;
         self.left -= 1;
         Ok(Some(r))
     }
 }
 
-/// Reads a whole data file: the records (whole ones only) as raw bytes.
-pub fn read_file(path: &Path) -> Result<Vec<[u8; RECORD_SIZE]>, String> {
+/// Reads a whole data file: the records (whole ones only, version-1 ones
+/// zero-padded) as raw bytes.
+pub fn read_file(path: &Path) -> Result<Vec<Raw>, String> {
     let mut reader = RecordReader::open(path)?;
     let mut out = Vec::with_capacity(reader.remaining() as usize);
     while let Some(r) = reader.next_record()? {
@@ -239,18 +433,23 @@ pub fn read_file(path: &Path) -> Result<Vec<[u8; RECORD_SIZE]>, String> {
     Ok(out)
 }
 
-/// Appends records to a data file, keeping it valid after every record.
+/// Appends records of one version to a data file, keeping it valid after
+/// every record.
 pub struct RecordWriter {
     file: File,
     count: u64,
+    /// Bytes written of each record: its version's size.
+    size: usize,
     name: String,
 }
 
 impl RecordWriter {
-    /// Opens `path` for appending: a new file gets a header; an existing
-    /// one must have a valid header, and a partial last record is cut off.
-    pub fn append(path: &Path) -> Result<RecordWriter, String> {
+    /// Opens `path` for appending records of `version`: a new file gets a
+    /// header; an existing one must have a valid header of that version,
+    /// and a partial last record is cut off.
+    pub fn append(path: &Path, version: u32) -> Result<RecordWriter, String> {
         let name = path.display().to_string();
+        let size = record_size(version).ok_or_else(|| format!("data format version {version}"))?;
         let err = |e: std::io::Error| format!("{name}: {e}");
         // Appending to a FIFO or a device would block or vanish.
         regular_or_missing(path)?;
@@ -263,39 +462,54 @@ impl RecordWriter {
             .map_err(err)?;
         let len = file.metadata().map_err(err)?.len();
         let count = if len == 0 {
-            file.write_all(&header(0)).map_err(err)?;
+            file.write_all(&header_for(version, 0)).map_err(err)?;
             0
         } else {
             let mut h = [0u8; HEADER_SIZE];
             file.read_exact(&mut h)
                 .map_err(|_| format!("{name}: too short for a data header"))?;
-            check_header(&h, &name)?;
-            let whole = (len - HEADER_SIZE as u64) / RECORD_SIZE as u64;
-            file.set_len(HEADER_SIZE as u64 + whole * RECORD_SIZE as u64)
+            let have = read_header(&h, &name)?;
+            if have.version != version {
+                return Err(format!(
+                    "{name} holds data format version {}, not {version}: \
+                     write version {version} to another file",
+                    have.version
+                ));
+            }
+            let whole = (len - HEADER_SIZE as u64) / size as u64;
+            file.set_len(HEADER_SIZE as u64 + whole * size as u64)
                 .map_err(err)?;
             whole
         };
         file.seek(SeekFrom::End(0)).map_err(err)?;
-        Ok(RecordWriter { file, count, name })
+        Ok(RecordWriter {
+            file,
+            count,
+            size,
+            name,
+        })
     }
 
-    pub fn write(&mut self, r: &[u8; RECORD_SIZE]) -> Result<(), String> {
+    /// Appends a record: the first bytes of `r`, as many as the file's
+    /// version has.
+    pub fn write(&mut self, r: &Raw) -> Result<(), String> {
         self.file
-            .write_all(r)
+            .write_all(&r[..self.size])
             .map_err(|e| format!("{}: {e}", self.name))?;
         self.count += 1;
         Ok(())
     }
 
-    /// Appends whole records, `bytes.len()` a multiple of `RECORD_SIZE`.
+    /// Appends whole records of the file's version, `bytes.len()` a
+    /// multiple of its record size.
     pub fn write_records(&mut self, bytes: &[u8]) -> Result<(), String> {
-        if !bytes.len().is_multiple_of(RECORD_SIZE) {
+        if !bytes.len().is_multiple_of(self.size) {
             return Err(format!("{}: a partial record to write", self.name));
         }
         self.file
             .write_all(bytes)
             .map_err(|e| format!("{}: {e}", self.name))?;
-        self.count += (bytes.len() / RECORD_SIZE) as u64;
+        self.count += (bytes.len() / self.size) as u64;
         Ok(())
     }
 
@@ -328,9 +542,12 @@ impl RecordWriter {
 /// `janggun datagen merge`: checks every input's header, then appends
 /// their whole records to `out` (created if missing). An input that is the
 /// output, or is named twice (by another path or a link), is refused: its
-/// records would be counted twice. The merged file is written beside `out`
-/// and renamed over it only once complete, so a merge that fails leaves
-/// `out` as it was.
+/// records would be counted twice. All inputs, and `out` if it holds data,
+/// must be of one format version: a version-1 record has no flags, and
+/// writing it as version 2 would claim it had none set (the trainer reads
+/// files of both versions side by side, so there is nothing to gain). The
+/// merged file is written beside `out` and renamed over it only once
+/// complete, so a merge that fails leaves `out` as it was.
 pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
     if inputs.is_empty() {
         return Err("merge: no input files".into());
@@ -347,13 +564,25 @@ pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
         None => out.to_path_buf(),
     };
     // An empty output is a new file; any other must be data already.
+    let mut version: Option<(u32, String)> = None;
     if out_id.is_some() && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
-        RecordReader::open(out)?;
+        let v = RecordReader::open(out)?.version();
+        version = Some((v, out.display().to_string()));
     }
     // Every header is checked before anything is written.
     let mut seen: Vec<(FileId, &str)> = Vec::new();
     for i in inputs {
-        RecordReader::open(Path::new(i))?;
+        let v = RecordReader::open(Path::new(i))?.version();
+        match &version {
+            Some((w, first)) if *w != v => {
+                return Err(format!(
+                    "merge: {i} is data format version {v}, {first} version {w}; \
+                     merge files of one version (janggun train reads both side by side)"
+                ))
+            }
+            Some(_) => {}
+            None => version = Some((v, i.clone())),
+        }
         let id = file_id(Path::new(i))?;
         if out_id.as_ref() == Some(&id) {
             return Err(format!("merge: {i} is the output file {}", out.display()));
@@ -363,20 +592,25 @@ pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
         }
         seen.push((id, i));
     }
+    let version = version.map_or(VERSION, |(v, _)| v);
     let tmp = aside(&target);
     let merged = (|| {
         if out_id.is_some() {
             std::fs::copy(&target, &tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
         }
-        let mut w = RecordWriter::append(&tmp)?;
-        let mut chunk = Vec::with_capacity(MERGE_CHUNK * RECORD_SIZE);
+        let mut w = RecordWriter::append(&tmp, version)?;
+        let size = w.size;
+        let mut chunk = Vec::with_capacity(MERGE_CHUNK * size);
         for i in inputs {
             let mut r = RecordReader::open(Path::new(i))?;
+            if r.version() != version {
+                return Err(format!("merge: {i} changed while merging"));
+            }
             loop {
                 chunk.clear();
-                while chunk.len() < MERGE_CHUNK * RECORD_SIZE {
+                while chunk.len() < MERGE_CHUNK * size {
                     match r.next_record()? {
-                        Some(rec) => chunk.extend_from_slice(&rec),
+                        Some(rec) => chunk.extend_from_slice(&rec[..size]),
                         None => break,
                     }
                 }
@@ -442,6 +676,58 @@ mod tests {
         assert_eq!(d.stm, Color::Han);
         assert_eq!(d.score, 77);
         assert_eq!(d.to_position().unwrap().to_fen(), pos.to_fen());
+    }
+
+    #[test]
+    fn version_2_fields_round_trip() {
+        let fen = "4ka3/4a4/9/9/2c6/9/9/9/4A4/3AK4 b - - 7 12";
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let s = Sample::from_position(&pos, -DECIDED_SCORE + 3, 0);
+        let best = Move::new(Square::new(83), Square::new(84));
+        for flags in 0..=Flags::ALL {
+            let meta = Meta {
+                flags: Flags(flags),
+                ply: 23 + flags as u16 * 1000,
+                halfmove: 7 + flags as u16,
+                best: (flags % 2 == 0).then_some(best),
+            };
+            let r = s.encode_with(&meta).unwrap();
+            assert_eq!(Sample::decode(&r).unwrap(), s);
+            assert_eq!(Meta::decode(&r).unwrap(), meta);
+            // The first 32 bytes are the version-1 record.
+            assert_eq!(&r[..RECORD_SIZE_V1], &s.encode_v1().unwrap()[..]);
+        }
+        // Undefined bits, the reserved byte and off-board moves are refused.
+        let mut r = s.encode().unwrap();
+        r[32] = 0x20;
+        assert!(Meta::decode(&r).unwrap_err().contains("flags"));
+        let mut r = s.encode().unwrap();
+        r[33] = 1;
+        assert!(Meta::decode(&r).is_err());
+        let mut r = s.encode().unwrap();
+        r[38..40].copy_from_slice(&(95u16 | 3 << 7).to_le_bytes());
+        assert!(Meta::decode(&r).unwrap_err().contains("best move"));
+    }
+
+    #[test]
+    fn headers_name_their_version_and_refuse_others() {
+        let h = read_header(&header_for(VERSION_V1, 5), "f").unwrap();
+        assert_eq!((h.version, h.record_size, h.count), (1, 32, 5));
+        let h = read_header(&header(9), "f").unwrap();
+        assert_eq!((h.version, h.record_size, h.count), (2, 40, 9));
+        let mut h = header(0);
+        h[8] = 3;
+        let e = read_header(&h, "f").unwrap_err();
+        assert!(
+            e.contains("version 3") && e.contains("reads 1 and 2"),
+            "{e}"
+        );
+        let mut h = header(0);
+        h[12] = 32;
+        assert!(read_header(&h, "f").unwrap_err().contains("record size 32"));
+        assert!(read_header(&h[..20], "f")
+            .unwrap_err()
+            .contains("too short"));
     }
 
     #[test]

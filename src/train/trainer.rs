@@ -6,10 +6,10 @@
 //! quantised net as `nn-<hash>.jnn`.
 
 use super::checkpoint::{self, Checkpoint};
-use super::data::{decode_all, fit_scale, gradient, input, mean_loss, Decoded, CHUNKS};
+use super::data::{fit_scale, gradient, input, mean_loss, CHUNKS};
 use super::model::{self, Input, Model};
 use super::optim::{cosine, AdamW};
-use super::record::{RecordReader, Sample};
+use super::record::Sample;
 use crate::util::rng::Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -216,44 +216,6 @@ pub fn split(records: Vec<Sample>, val: Option<Vec<Sample>>) -> (Vec<Sample>, Ve
             (t, v)
         }
     }
-}
-
-/// Records decoded at once while loading.
-const LOAD_CHUNK: usize = 1 << 16;
-
-/// Reads and decodes data files a chunk at a time (each file's header
-/// checked first), saying for each how many records were skipped.
-pub fn load_samples(files: &[PathBuf]) -> Result<Decoded, String> {
-    let mut all = Decoded::default();
-    let mut chunk = Vec::with_capacity(LOAD_CHUNK);
-    for f in files {
-        let mut file = Decoded::default();
-        let mut reader = RecordReader::open(f)?;
-        loop {
-            chunk.clear();
-            while chunk.len() < LOAD_CHUNK {
-                match reader.next_record()? {
-                    Some(r) => chunk.push(r),
-                    None => break,
-                }
-            }
-            if chunk.is_empty() {
-                break;
-            }
-            decode_all(&chunk, &mut file);
-        }
-        if let Some(why) = &file.first_reason {
-            eprintln!(
-                "{}: {} records skipped, not legal positions (the first: {why})",
-                f.display(),
-                file.skipped
-            );
-        }
-        all.skipped += file.skipped;
-        all.first_reason = all.first_reason.or(file.first_reason);
-        all.samples.extend(file.samples);
-    }
-    Ok(all)
 }
 
 /// Mean and largest |quantised - float| in centipawns over `samples`.
