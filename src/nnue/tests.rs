@@ -52,7 +52,7 @@ fn incremental_equals_refresh_for_every_setup() {
                     "{}",
                     pos.to_fen()
                 );
-                assert_eq!(acc.evaluate(&net, pos.side_to_move()), net.evaluate(&pos));
+                assert_eq!(acc.evaluate(&net, &pos), net.evaluate(&pos));
             }
         }
     }
