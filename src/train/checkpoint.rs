@@ -120,3 +120,63 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
         scale,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("janggun-ckpt-{}-{name}", std::process::id()))
+    }
+
+    fn sample(arch: Arch) -> Checkpoint {
+        let model = Model::new(arch, 3);
+        let mut adam = AdamW::new(model.params.len(), 0.0);
+        adam.m.iter_mut().enumerate().for_each(|(i, m)| *m = i as f32);
+        adam.t = 77;
+        Checkpoint {
+            model,
+            adam,
+            epochs_done: 2,
+            scale: 111.0,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_version_1_files_read_as_crelu_with_one_bucket() {
+        let arch = Arch {
+            hidden: 16,
+            activation: Activation::SCRelu,
+            buckets: 8,
+        };
+        let p = temp("v2.ckpt");
+        save(&p, &sample(arch)).unwrap();
+        let c = load(&p, 0.0).unwrap();
+        assert_eq!(c.model.arch, arch);
+        assert_eq!(c.model.params, sample(arch).model.params);
+        assert_eq!((c.adam.t, c.epochs_done, c.scale), (77, 2, 111.0));
+        // Bad fields of version 2: refused with the reason.
+        let bytes = std::fs::read(&p).unwrap();
+        for (at, v, why) in [(32, 9u8, "activation"), (36, 0, "buckets"), (36, 17, "buckets")] {
+            let mut bad = bytes.clone();
+            bad[at] = v;
+            std::fs::write(&p, &bad).unwrap();
+            let e = load(&p, 0.0).err().unwrap();
+            assert!(e.contains(why), "{e}");
+        }
+        // A version 1 checkpoint (the layout before version 2): the same
+        // bytes without the two fields.
+        let v1 = Arch::v1(16);
+        save(&p, &sample(v1)).unwrap();
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.drain(HEAD_V1..HEAD);
+        bytes[8] = 1;
+        std::fs::write(&p, &bytes).unwrap();
+        let c = load(&p, 0.0).unwrap();
+        assert_eq!(c.model.arch, v1);
+        assert_eq!(c.model.params, sample(v1).model.params);
+        assert_eq!(c.adam.m, sample(v1).adam.m);
+        assert_eq!((c.adam.t, c.epochs_done), (77, 2));
+        std::fs::remove_file(&p).ok();
+    }
+}

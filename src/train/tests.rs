@@ -266,10 +266,121 @@ fn training_is_deterministic_and_resumes_exactly() {
     opts.resume = Some(dir.join("epoch-2.ckpt"));
     let (d, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
     assert_eq!(a.params, d.params);
+    // A checkpoint of another architecture is refused, saying which.
+    opts.buckets = 4;
+    let e = fit(&train, &val, &opts, &mut |_| {}).err().unwrap();
+    assert!(e.contains("8 buckets") && e.contains("4"), "{e}");
+    opts.buckets = 8;
     // A different seed gives a different net.
     opts.resume = None;
     opts.seed = 12;
     let (e, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
     assert_ne!(a.params, e.params);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Positions of random games from every setup, captures preferred half
+/// the time so that all buckets are reached.
+fn game_samples(seed: u64) -> Vec<Sample> {
+    use crate::board::notation::setup_fen;
+    use crate::board::{legal_moves, MoveList, Position, RuleSet, Setup};
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for g in 0..16 {
+        let fen = setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]);
+        let mut pos = Position::from_fen(&fen, RuleSet::Janggi).unwrap();
+        for _ in 0..150 {
+            out.push(Sample::from_position(&pos, 0, 1));
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let moves = list.as_slice();
+            let caps: Vec<_> = moves
+                .iter()
+                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !caps.is_empty() && rng.below(2) == 0 {
+                *caps[rng.below(caps.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.make(m);
+        }
+    }
+    out
+}
+
+#[test]
+fn float_and_quantised_nets_agree_on_random_positions() {
+    let samples = game_samples(21);
+    for arch in archs(64) {
+        let mut m = Model::new(arch, 7);
+        // Weights of a trained net's size rather than the initial ones:
+        // accumulators spread over the whole clipping range, output weights
+        // up to the clip.
+        let mut rng = Rng::new(8);
+        let clip = Model::out_clip(&arch);
+        let (fb, oa) = (m.out_at() - arch.hidden, m.out_at());
+        let ob = m.params.len() - arch.out_rows();
+        for (i, p) in m.params.iter_mut().enumerate() {
+            let u = rng.unit() * 2.0 - 1.0;
+            *p = if i < fb {
+                u * 0.15
+            } else if i < oa {
+                0.25 + u * 0.35
+            } else if i < ob {
+                u * clip.min(1.0)
+            } else {
+                u
+            };
+        }
+        let scale = 100.0;
+        let net = m.quantise(scale).unwrap();
+        let mut s = Scratch::new(arch.hidden);
+        let spread = samples
+            .iter()
+            .map(|smp| (m.forward(&input(smp, false, scale, 0.0), &mut s) * scale).abs() as f64)
+            .sum::<f64>()
+            / samples.len() as f64;
+        let (mean, worst) = quantisation_error(&m, scale, &samples).unwrap();
+        assert!(spread > 100.0, "{arch:?}: evaluations too flat ({spread} cp)");
+        // The rounding of the feature weights to 1/QA alone gives about 1%
+        // of the spread on average (CReLU and SCReLU alike); twice that is
+        // a fault, as is a worst case past 8%.
+        assert!(
+            mean < 0.02 * spread && (worst as f64) < 0.08 * spread,
+            "{arch:?}: mean {mean}, worst {worst}, spread {spread}"
+        );
+        assert_eq!(net.arch(), arch);
+    }
+}
+
+#[test]
+fn trainer_and_inference_pick_the_same_bucket() {
+    // Output weights zero and each row's bias its own index: the output
+    // names the row, float and quantised alike.
+    let samples = game_samples(22);
+    for arch in archs(16) {
+        let mut m = Model::new(arch, 1);
+        let (oa, ob) = (m.out_at(), m.params.len() - arch.out_rows());
+        m.params[oa..ob].iter_mut().for_each(|p| *p = 0.0);
+        for r in 0..arch.out_rows() {
+            m.params[ob + r] = r as f32;
+        }
+        let net = m.quantise(100.0).unwrap();
+        let mut s = Scratch::new(arch.hidden);
+        let mut rows = std::collections::BTreeSet::new();
+        for smp in &samples {
+            let x = input(smp, false, 100.0, 0.0);
+            let row = m.forward(&x, &mut s).round() as usize;
+            assert_eq!(row, m.row_of(&x));
+            assert_eq!(net.evaluate(&smp.placement()), 100 * row as i32);
+            let bucket = crate::nnue::buckets::bucket(smp.pieces.len() as u32, arch.buckets);
+            assert_eq!(row, arch.row_index(smp.stm.index(), bucket));
+            rows.insert(row);
+        }
+        assert_eq!(rows.len(), arch.out_rows(), "{arch:?}: {rows:?}");
+    }
 }
