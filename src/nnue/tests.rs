@@ -296,7 +296,10 @@ fn screlu_and_bucket_nets_evaluate_as_their_format_says_incrementally_too() {
         }
     }
     // The positions reach most buckets, the low ones included.
-    assert!(rows_seen.len() >= 6 && rows_seen.contains(&1), "{rows_seen:?}");
+    assert!(
+        rows_seen.len() >= 6 && rows_seen.contains(&1),
+        "{rows_seen:?}"
+    );
 
     // Incremental updates along games give the refresh's accumulators and
     // evaluation, bucket changes on captures included.

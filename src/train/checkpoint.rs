@@ -132,7 +132,10 @@ mod tests {
     fn sample(arch: Arch) -> Checkpoint {
         let model = Model::new(arch, 3);
         let mut adam = AdamW::new(model.params.len(), 0.0);
-        adam.m.iter_mut().enumerate().for_each(|(i, m)| *m = i as f32);
+        adam.m
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, m)| *m = i as f32);
         adam.t = 77;
         Checkpoint {
             model,
@@ -157,7 +160,11 @@ mod tests {
         assert_eq!((c.adam.t, c.epochs_done, c.scale), (77, 2, 111.0));
         // Bad fields of version 2: refused with the reason.
         let bytes = std::fs::read(&p).unwrap();
-        for (at, v, why) in [(32, 9u8, "activation"), (36, 0, "buckets"), (36, 17, "buckets")] {
+        for (at, v, why) in [
+            (32, 9u8, "activation"),
+            (36, 0, "buckets"),
+            (36, 17, "buckets"),
+        ] {
             let mut bad = bytes.clone();
             bad[at] = v;
             std::fs::write(&p, &bad).unwrap();

@@ -345,7 +345,10 @@ fn float_and_quantised_nets_agree_on_random_positions() {
             .sum::<f64>()
             / samples.len() as f64;
         let (mean, worst) = quantisation_error(&m, scale, &samples).unwrap();
-        assert!(spread > 100.0, "{arch:?}: evaluations too flat ({spread} cp)");
+        assert!(
+            spread > 100.0,
+            "{arch:?}: evaluations too flat ({spread} cp)"
+        );
         // The rounding of the feature weights to 1/QA alone gives about 1%
         // of the spread on average (CReLU and SCReLU alike); twice that is
         // a fault, as is a worst case past 8%.
