@@ -148,7 +148,7 @@ impl Arch {
     /// The row of side to move `stm` (0 Cho, 1 Han) in bucket `bucket`.
     #[inline]
     pub fn row_index(&self, stm: usize, bucket: usize) -> usize {
-        stm * self.buckets + bucket
+        row_index(stm, bucket, self.buckets)
     }
 
     /// The oldest format version that can hold this architecture.
@@ -253,7 +253,14 @@ pub fn feature_row(f: usize, hidden: usize) -> Range<usize> {
     f * hidden..(f + 1) * hidden
 }
 
-/// Output row `row` ([`Arch::row_index`]) within [`Block::OutWeights`].
+/// The output row of side to move `stm` (0 Cho, 1 Han) in `bucket` of a
+/// net with `buckets` buckets: the rows of Cho to move come first.
+#[inline]
+pub fn row_index(stm: usize, bucket: usize, buckets: usize) -> usize {
+    stm * buckets + bucket
+}
+
+/// Output row `row` ([`row_index`]) within [`Block::OutWeights`].
 #[inline]
 pub fn out_row(row: usize, hidden: usize) -> Range<usize> {
     row * 2 * hidden..(row + 1) * 2 * hidden

@@ -179,11 +179,10 @@ impl Network {
     /// refused before its body is read).
     pub fn load(path: &std::path::Path) -> Result<Network, String> {
         let name = path.display();
-        let (file, len) = open_regular(path)?;
+        let (mut file, len) = open_regular(path)?;
         // Every valid file is longer than the longest header, so reading
         // that much first never refuses a good one.
         let mut bytes = Vec::with_capacity(MAX_HEADER_SIZE);
-        let mut file = file;
         (&mut file)
             .take(MAX_HEADER_SIZE as u64)
             .read_to_end(&mut bytes)
@@ -213,7 +212,7 @@ impl Network {
     /// ([`Arch::row_index`]).
     #[inline]
     pub fn out_row_index(&self, stm: usize, bucket: usize) -> usize {
-        stm * self.buckets + bucket
+        layout::row_index(stm, bucket, self.buckets)
     }
 
     /// Output weights of output row `row`.
