@@ -105,7 +105,8 @@ pub struct TrainArgs {
     pub hidden: usize,
     /// Hidden activation: crelu (clipped ReLU) or screlu (squared clipped
     /// ReLU; its output weights are clipped to what the integer path holds
-    /// without overflow: 1.0 at 256 hidden units, half that per doubling).
+    /// without overflow: 2.0 up to 128 hidden units, 1.0 at 256, halving
+    /// with each doubling above).
     #[arg(long, default_value_t = Activation::CRelu)]
     pub activation: Activation,
     /// Output buckets by material, each crossed with the side to move: the
