@@ -1,8 +1,12 @@
-//! Search speed: static evaluation over the bench positions, and a
-//! fixed-depth search of a few of them with one and two threads.
+//! Search speed: static evaluation over the bench positions (classical,
+//! and the net's output layer for each activation, with and without
+//! output buckets), and a fixed-depth search of a few of them with one and
+//! two threads.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use janggun::board::{Position, RuleSet};
+use janggun::nnue::layout::{Activation, Arch};
+use janggun::nnue::{embedded, Accumulators};
 use janggun::search::{eval, Control, Engine, Limits, Settings};
 use janggun::tools::bench::fens;
 
@@ -23,6 +27,42 @@ fn bench_search(c: &mut Criterion) {
                 .sum::<i32>()
         })
     });
+    // The output layer alone (the accumulators are ready): what the
+    // activation and the bucket cost a node. Untrained nets of the shipped
+    // net's size, as `janggun net random` writes them; the shipped net too.
+    let shipped = embedded::network().unwrap();
+    let mut nets = vec![("shipped".to_string(), shipped)];
+    for activation in Activation::ALL {
+        for buckets in [1, 8] {
+            let arch = Arch {
+                hidden: 256,
+                activation,
+                buckets,
+            };
+            let net = janggun::train::model::Model::new(arch, 1)
+                .quantise(113.0)
+                .unwrap();
+            nets.push((format!("{activation} {buckets}"), std::sync::Arc::new(net)));
+        }
+    }
+    for (name, net) in &nets {
+        let accs: Vec<Accumulators> = positions
+            .iter()
+            .map(|p| {
+                let mut a = Accumulators::new(net, 1);
+                a.refresh(net, p);
+                a
+            })
+            .collect();
+        c.bench_function(&format!("nnue output/{name}"), |b| {
+            b.iter(|| {
+                accs.iter()
+                    .zip(&positions)
+                    .map(|(a, p)| a.evaluate(net, black_box(p)))
+                    .sum::<i32>()
+            })
+        });
+    }
     let limits = Limits {
         depth: Some(7),
         ..Limits::default()

@@ -44,8 +44,11 @@ enum Command {
         #[arg(default_value_t = 16)]
         hash: usize,
         /// Evaluate with the classical terms instead of the embedded network.
-        #[arg(long, conflicts_with = "nnue")]
+        #[arg(long, conflicts_with_all = ["nnue", "net"])]
         classical: bool,
+        /// Evaluate with this net file instead of the embedded one.
+        #[arg(long)]
+        net: Option<std::path::PathBuf>,
         /// The embedded network (the default; kept for old scripts).
         #[arg(long, hide = true)]
         nnue: bool,
@@ -78,6 +81,8 @@ enum Command {
     Datagen(janggun::train::cli::DatagenArgs),
     /// Train an NNUE on datagen files (see `janggun train --help`).
     Train(janggun::train::cli::TrainArgs),
+    /// Net files: their header, the gate metric, untrained nets (see `janggun net --help`).
+    Net(janggun::train::net_cli::NetArgs),
     /// Rules oracle for scripts.
     Rules {
         /// Read `<variant> <fen> [moves ...]` lines from stdin, answer each.
@@ -176,8 +181,9 @@ fn main() -> ExitCode {
             threads,
             hash,
             classical,
+            net,
             nnue: _,
-        }) => tools::bench::run_eval(depth, threads, hash, classical),
+        }) => tools::bench::run_eval(depth, threads, hash, classical, net.as_deref()),
         Some(Command::Selfplay {
             games,
             nodes,
@@ -192,6 +198,7 @@ fn main() -> ExitCode {
         }) => tools::tune::run(&games, epochs, lambda, freeze_pst),
         Some(Command::Datagen(args)) => janggun::train::cli::datagen(args),
         Some(Command::Train(args)) => janggun::train::cli::train(args),
+        Some(Command::Net(args)) => janggun::train::net_cli::run(args),
         Some(Command::Match { args }) => janggun::arena::main(&args),
         Some(Command::Spsa { args }) => janggun::arena::spsa::main(&args),
         None => {

@@ -372,8 +372,9 @@ fn train_refuses_a_checkpoint_with_a_nan_and_never_writes_a_bad_net() {
     );
     assert!(!load.stdout.contains("error"), "{load:?}");
     let ckpt = std::fs::read(dir.join("first/epoch-1.ckpt")).unwrap();
-    // The scale (bytes 20..24), then the first parameter (from byte 32).
-    for (at, what) in [(20, "scale"), (32, "not finite")] {
+    // The scale (bytes 20..24), then the first parameter (from byte 40,
+    // after checkpoint version 2's header).
+    for (at, what) in [(20, "scale"), (40, "not finite")] {
         let mut bad = ckpt.clone();
         bad[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
         std::fs::write(dir.join("bad.ckpt"), &bad).unwrap();

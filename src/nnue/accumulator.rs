@@ -4,7 +4,9 @@
 //! perspective); taking it back just drops a level, so nothing is
 //! subtracted back. A pass copies the level unchanged.
 
+use super::buckets;
 use super::features::index;
+use super::layout::Activation;
 use super::net::Network;
 use super::simd;
 use crate::board::{Color, Move, Position, Square};
@@ -94,18 +96,31 @@ impl Accumulators {
         self.top = self.top.saturating_sub(1);
     }
 
-    /// The evaluation of the current level, side to move's view.
+    /// The evaluation of the current level (which must be `pos`'s), side to
+    /// move's view, through the output row of the side to move and `pos`'s
+    /// material bucket.
     #[inline]
-    pub fn evaluate(&self, net: &Network, stm: Color) -> i32 {
+    pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
         let h = self.hidden;
+        let stm = pos.side_to_move();
         let acc = self.current();
         let (us, them) = if stm == Color::Cho {
             (&acc[..h], &acc[h..])
         } else {
             (&acc[h..], &acc[..h])
         };
-        let sum = simd::output(us, them, net.out_row(stm.index()), net.qa as i16);
-        net.to_cp(stm.index(), sum)
+        let bucket = if net.buckets == 1 {
+            0
+        } else {
+            buckets::bucket(pos.piece_count(), net.buckets)
+        };
+        let row = net.out_row_index(stm.index(), bucket);
+        let w = net.out_row(row);
+        let sum = match net.activation {
+            Activation::CRelu => simd::output(us, them, w, net.qa as i16),
+            Activation::SCRelu => simd::output_screlu(us, them, w, net.qa as i16),
+        };
+        net.to_cp(row, sum)
     }
 }
 
@@ -114,6 +129,6 @@ impl Network {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut acc = Accumulators::new(self, 1);
         acc.refresh(self, pos);
-        acc.evaluate(self, pos.side_to_move())
+        acc.evaluate(self, pos)
     }
 }

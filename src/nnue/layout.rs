@@ -1,5 +1,6 @@
 //! The net's parameters, described once: their blocks, shapes, order and
-//! quantisation scales, and the file header. The loader (`net.rs`), the
+//! quantisation scales, the file header and its versions, and the bounds
+//! that keep the integer evaluation inside i32. The loader (`net.rs`), the
 //! trainer's flat float vector (`crate::train::model`) and the export all
 //! read this description, so that none of them can disagree with another.
 //!
@@ -8,13 +9,19 @@
 //! | bytes | content |
 //! |---|---|
 //! | 0..8 | magic `JANGNNUE` |
-//! | 8..12 | format version (u32, 1) |
+//! | 8..12 | format version (u32, 1 or 2) |
 //! | 12..16 | inputs (u32, 1260) |
 //! | 16..20 | hidden size N (u32, a multiple of 16, 16..=2048) |
 //! | 20..24 | QA, the feature transformer's scale (i32, 1..=1024) |
 //! | 24..28 | QB, the output layer's scale (i32, 1..=1024) |
 //! | 28..32 | centipawns per output unit (i32, 1..=100000) |
-//! | 32.. | the blocks of [`Block::ORDER`]: feature weights i16 [1260][N], feature biases i16 [N], output weights i16 [2][2N] (Cho to move, Han to move; own half first), output biases i32 [2] |
+//! | 32..36 | version 2 only: activation (u32, 0 CReLU, 1 SCReLU) |
+//! | 36..40 | version 2 only: output buckets B (u32, 1..=16) |
+//! | 32.. or 40.. | the blocks of [`Block::ORDER`]: feature weights i16 [1260][N], feature biases i16 [N], output weights i16 [2][B][2N] (Cho to move, Han to move; a row per bucket; own half first), output biases i32 [2][B] |
+//!
+//! Version 1 is version 2 with CReLU and one bucket, without the two
+//! fields; a net that version 1 can say is written as version 1, so the
+//! nets trained before version 2 existed keep their bytes and names.
 //!
 //! The size of a file follows from its header alone
 //! ([`Header::file_size`]).
@@ -23,12 +30,20 @@ use super::features::INPUTS;
 use std::ops::Range;
 
 pub const MAGIC: &[u8; 8] = b"JANGNNUE";
-pub const VERSION: u32 = 1;
-pub const HEADER_SIZE: usize = 32;
+/// CReLU, the output row chosen by the side to move only.
+pub const VERSION_1: u32 = 1;
+/// Adds the activation and the output buckets to the header.
+pub const VERSION_2: u32 = 2;
+pub const HEADER_SIZE_V1: usize = 32;
+pub const HEADER_SIZE_V2: usize = 40;
+/// The longest header of any version: what a loader reads first.
+pub const MAX_HEADER_SIZE: usize = HEADER_SIZE_V2;
 /// Hidden sizes are multiples of this: the SIMD loops take 16 lanes at once.
 pub const HIDDEN_STEP: usize = 16;
 /// Largest hidden size a file may declare.
 pub const MAX_HIDDEN: usize = 2048;
+/// Most output buckets a file may declare.
+pub const MAX_BUCKETS: usize = 16;
 /// The hidden size `janggun train` fits unless told otherwise (the shipped
 /// net's).
 pub const DEFAULT_HIDDEN: usize = 256;
@@ -41,6 +56,116 @@ pub const MAX_Q: i32 = 1024;
 /// Largest centipawns-per-unit a file may declare.
 pub const MAX_SCALE: i32 = 100_000;
 
+/// What the hidden layer does to an accumulator value `x` (on the scale
+/// where `QA` is 1) before the output layer weighs it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Activation {
+    /// Clipped ReLU, `clamp(x, 0, 1)`.
+    #[default]
+    CRelu,
+    /// Squared clipped ReLU, `clamp(x, 0, 1)^2`.
+    SCRelu,
+}
+
+impl Activation {
+    pub const ALL: [Activation; 2] = [Activation::CRelu, Activation::SCRelu];
+
+    /// The header's code.
+    pub fn code(self) -> u32 {
+        match self {
+            Activation::CRelu => 0,
+            Activation::SCRelu => 1,
+        }
+    }
+
+    pub fn from_code(c: u32) -> Result<Activation, String> {
+        match c {
+            0 => Ok(Activation::CRelu),
+            1 => Ok(Activation::SCRelu),
+            _ => Err(format!("unknown activation code {c} (0 CReLU, 1 SCReLU)")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::CRelu => "crelu",
+            Activation::SCRelu => "screlu",
+        }
+    }
+
+    /// The largest value one activation takes in the integer path, on the
+    /// scale of the output's sum: `QA` for CReLU, `QA^2` for SCReLU (its
+    /// output layer multiplies `v * v * w` with `v` in `0..=QA`).
+    pub fn peak(self, qa: i32) -> i64 {
+        match self {
+            Activation::CRelu => qa as i64,
+            Activation::SCRelu => qa as i64 * qa as i64,
+        }
+    }
+}
+
+impl std::fmt::Display for Activation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Activation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Activation, String> {
+        Activation::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("activation {s:?} (crelu or screlu)"))
+    }
+}
+
+/// What decides the number and the meaning of a net's parameters.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Arch {
+    pub hidden: usize,
+    pub activation: Activation,
+    /// Output buckets by material ([`super::buckets`]), each with its own
+    /// output row per side to move.
+    pub buckets: usize,
+}
+
+impl Arch {
+    /// The architecture of the version 1 nets.
+    pub fn v1(hidden: usize) -> Arch {
+        Arch {
+            hidden,
+            activation: Activation::CRelu,
+            buckets: 1,
+        }
+    }
+
+    /// Output rows: one per side to move and bucket.
+    pub fn out_rows(&self) -> usize {
+        2 * self.buckets
+    }
+
+    /// The row of side to move `stm` (0 Cho, 1 Han) in bucket `bucket`.
+    #[inline]
+    pub fn row_index(&self, stm: usize, bucket: usize) -> usize {
+        row_index(stm, bucket, self.buckets)
+    }
+
+    /// The oldest format version that can hold this architecture.
+    pub fn version(&self) -> u32 {
+        if self.activation == Activation::CRelu && self.buckets == 1 {
+            VERSION_1
+        } else {
+            VERSION_2
+        }
+    }
+
+    pub fn check(&self) -> Result<(), String> {
+        check_hidden(self.hidden)?;
+        check_buckets(self.buckets)
+    }
+}
+
 /// One block of parameters.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Block {
@@ -48,10 +173,10 @@ pub enum Block {
     FtWeights,
     /// `[hidden]`.
     FtBias,
-    /// `[2][2 * hidden]`: a row per side to move, its own perspective's
-    /// half first.
+    /// `[2][buckets][2 * hidden]`: a row per side to move and bucket, its
+    /// own perspective's half first.
     OutWeights,
-    /// `[2]`, one per side to move.
+    /// `[2][buckets]`, one per output row.
     OutBias,
 }
 
@@ -65,18 +190,19 @@ impl Block {
         Block::OutBias,
     ];
 
-    /// Number of values for hidden size `hidden`.
-    pub fn len(self, hidden: usize) -> usize {
+    /// Number of values in a net of `arch`.
+    pub fn len(self, arch: &Arch) -> usize {
+        let h = arch.hidden;
         match self {
-            Block::FtWeights => INPUTS * hidden,
-            Block::FtBias => hidden,
-            Block::OutWeights => 4 * hidden,
-            Block::OutBias => 2,
+            Block::FtWeights => INPUTS * h,
+            Block::FtBias => h,
+            Block::OutWeights => arch.out_rows() * 2 * h,
+            Block::OutBias => arch.out_rows(),
         }
     }
 
     /// Bytes a value takes in the file: i16, or i32 for the output biases
-    /// (they sit on the scale QA * QB).
+    /// (they sit on the scale of the output's sum).
     pub fn width(self) -> usize {
         match self {
             Block::OutBias => 4,
@@ -92,32 +218,33 @@ impl Block {
         }
     }
 
-    /// What a float parameter is multiplied by before it is rounded.
-    pub fn scale(self, qa: i32, qb: i32) -> i32 {
+    /// What a float parameter is multiplied by before it is rounded: the
+    /// output biases sit where the output's sum does, `peak * QB`.
+    pub fn scale(self, qa: i32, qb: i32, act: Activation) -> i64 {
         match self {
-            Block::FtWeights | Block::FtBias => qa,
-            Block::OutWeights => qb,
-            Block::OutBias => qa * qb,
+            Block::FtWeights | Block::FtBias => qa as i64,
+            Block::OutWeights => qb as i64,
+            Block::OutBias => act.peak(qa) * qb as i64,
         }
     }
 
     /// Where the block lies in a flat vector of all the parameters in
     /// `ORDER`.
-    pub fn range(self, hidden: usize) -> Range<usize> {
+    pub fn range(self, arch: &Arch) -> Range<usize> {
         let mut at = 0;
         for b in Block::ORDER {
             if b == self {
                 break;
             }
-            at += b.len(hidden);
+            at += b.len(arch);
         }
-        at..at + self.len(hidden)
+        at..at + self.len(arch)
     }
 }
 
-/// Number of parameters of a net with `hidden` units.
-pub fn params(hidden: usize) -> usize {
-    Block::ORDER.iter().map(|b| b.len(hidden)).sum()
+/// Number of parameters of a net of `arch`.
+pub fn params(arch: &Arch) -> usize {
+    Block::ORDER.iter().map(|b| b.len(arch)).sum()
 }
 
 /// Feature `f`'s row within [`Block::FtWeights`].
@@ -126,11 +253,17 @@ pub fn feature_row(f: usize, hidden: usize) -> Range<usize> {
     f * hidden..(f + 1) * hidden
 }
 
-/// The output weights for side to move `stm` (0 Cho, 1 Han) within
-/// [`Block::OutWeights`].
+/// The output row of side to move `stm` (0 Cho, 1 Han) in `bucket` of a
+/// net with `buckets` buckets: the rows of Cho to move come first.
 #[inline]
-pub fn out_row(stm: usize, hidden: usize) -> Range<usize> {
-    stm * 2 * hidden..(stm + 1) * 2 * hidden
+pub fn row_index(stm: usize, bucket: usize, buckets: usize) -> usize {
+    stm * buckets + bucket
+}
+
+/// Output row `row` ([`row_index`]) within [`Block::OutWeights`].
+#[inline]
+pub fn out_row(row: usize, hidden: usize) -> Range<usize> {
+    row * 2 * hidden..(row + 1) * 2 * hidden
 }
 
 /// Whether a net may have `hidden` units.
@@ -143,10 +276,74 @@ pub fn check_hidden(hidden: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// What a net file's first `HEADER_SIZE` bytes say.
+/// Whether a net may have `buckets` output buckets.
+pub fn check_buckets(buckets: usize) -> Result<(), String> {
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(format!(
+            "{buckets} output buckets (must be 1 to {MAX_BUCKETS})"
+        ));
+    }
+    Ok(())
+}
+
+/// The overflow bound of the output layer.
+///
+/// The integer output is `sum_i a_i * w_i` over the `2N` units of both
+/// perspectives, summed in i32 lanes, where `a_i` is the activation on the
+/// integer scale: CReLU `a = v`, SCReLU `a = v * v`, with `v` the
+/// accumulator clamped to `0..=QA`, so `0 <= a <= peak` (`QA` or `QA^2`).
+/// Then every partial sum, in whatever order the lanes add, is at most
+/// `peak * sum_i |w_i|` in magnitude; if that is at most `i32::MAX` no sum
+/// can overflow, and the bias is added in i64 afterwards. SCReLU also
+/// forms `v * w` in a 16-bit lane before multiplying by `v` again (the
+/// AVX2 path's `mullo`), which is exact when `QA * |w_i| <= i16::MAX`.
+/// (CReLU's products `v * w` are formed in 32 bits: at most
+/// `1024 * 32767`, and a pair of them, `madd`'s unit, is below `2^27`.)
+///
+/// This checks one output row as a net holds it; the loader refuses a net
+/// with a row that fails, so no net that loads can overflow.
+pub fn check_output_row(act: Activation, qa: i32, row: &[i32]) -> Result<(), String> {
+    if act == Activation::SCRelu {
+        let wide = i16::MAX as i64 / qa as i64;
+        if let Some(w) = row.iter().find(|w| (w.unsigned_abs() as i64) > wide) {
+            return Err(format!(
+                "output weight {w}: SCReLU with QA {qa} allows at most {wide} \
+                 (QA * |w| must fit 16 bits)"
+            ));
+        }
+    }
+    let l1: i64 = row.iter().map(|w| w.unsigned_abs() as i64).sum();
+    let worst = l1 * act.peak(qa);
+    if worst > i32::MAX as i64 {
+        return Err(format!(
+            "output weights could overflow: their worst-case sum is {worst}, \
+             beyond i32 ({} with QA {qa}, sum of |w| {l1})",
+            act.name()
+        ));
+    }
+    Ok(())
+}
+
+/// The largest |output weight| (quantised) the trainer lets a net of `arch`
+/// have, so that any row of such weights passes [`check_output_row`]:
+/// `2N * limit * peak <= i32::MAX` and, for SCReLU, `QA * limit <=
+/// i16::MAX`. With QA 255 and 256 hidden units SCReLU allows 64 (1.0 after
+/// QB = 64), CReLU 16448.
+pub fn out_weight_limit(arch: &Arch, qa: i32) -> i32 {
+    let n = 2 * arch.hidden as i64;
+    let by_sum = i32::MAX as i64 / (n * arch.activation.peak(qa));
+    let by_lane = match arch.activation {
+        Activation::CRelu => i16::MAX as i64,
+        Activation::SCRelu => i16::MAX as i64 / qa as i64,
+    };
+    by_sum.min(by_lane) as i32
+}
+
+/// What a net file's header says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Header {
-    pub hidden: usize,
+    pub version: u32,
+    pub arch: Arch,
     pub qa: i32,
     pub qb: i32,
     /// Centipawns per output unit.
@@ -158,25 +355,54 @@ fn u32_at(b: &[u8], at: usize) -> u32 {
 }
 
 impl Header {
+    /// The header a net of `arch` is written with: the oldest version that
+    /// holds it.
+    pub fn new(arch: Arch, qa: i32, qb: i32, scale: i32) -> Header {
+        Header {
+            version: arch.version(),
+            arch,
+            qa,
+            qb,
+            scale,
+        }
+    }
+
     /// Reads and checks a header; `b` may be longer than the header.
     pub fn parse(b: &[u8]) -> Result<Header, String> {
-        if b.len() < HEADER_SIZE {
+        if b.len() < 12 {
             return Err(format!("net file too short ({} bytes)", b.len()));
         }
         if &b[0..8] != MAGIC {
             return Err("not a Janggun net file (bad magic)".into());
         }
-        if u32_at(b, 8) != VERSION {
-            return Err(format!(
-                "net format version {}, this build reads {VERSION}",
-                u32_at(b, 8)
-            ));
+        let version = u32_at(b, 8);
+        let size = match version {
+            VERSION_1 => HEADER_SIZE_V1,
+            VERSION_2 => HEADER_SIZE_V2,
+            v => {
+                return Err(format!(
+                    "net format version {v}, this build reads {VERSION_1} and {VERSION_2}"
+                ))
+            }
+        };
+        if b.len() < size {
+            return Err(format!("net file too short ({} bytes)", b.len()));
         }
         if u32_at(b, 12) as usize != INPUTS {
             return Err(format!("net has {} inputs, not {INPUTS}", u32_at(b, 12)));
         }
+        let hidden = u32_at(b, 16) as usize;
+        let arch = match version {
+            VERSION_1 => Arch::v1(hidden),
+            _ => Arch {
+                hidden,
+                activation: Activation::from_code(u32_at(b, 32))?,
+                buckets: u32_at(b, 36) as usize,
+            },
+        };
         let h = Header {
-            hidden: u32_at(b, 16) as usize,
+            version,
+            arch,
             qa: u32_at(b, 20) as i32,
             qb: u32_at(b, 24) as i32,
             scale: u32_at(b, 28) as i32,
@@ -187,7 +413,17 @@ impl Header {
 
     /// The ranges a loadable net keeps to.
     pub fn check(&self) -> Result<(), String> {
-        check_hidden(self.hidden)?;
+        self.arch.check()?;
+        match self.version {
+            VERSION_1 if self.arch.version() != VERSION_1 => {
+                return Err(format!(
+                    "a version 1 net has CReLU and one bucket, not {} and {}",
+                    self.arch.activation, self.arch.buckets
+                ))
+            }
+            VERSION_1 | VERSION_2 => {}
+            v => return Err(format!("net format version {v}")),
+        }
         let (qa, qb, scale) = (self.qa, self.qb, self.scale);
         if !(1..=MAX_Q).contains(&qa)
             || !(1..=MAX_Q).contains(&qb)
@@ -198,30 +434,47 @@ impl Header {
         Ok(())
     }
 
-    pub fn to_bytes(&self) -> [u8; HEADER_SIZE] {
-        let mut b = [0u8; HEADER_SIZE];
-        b[0..8].copy_from_slice(MAGIC);
-        let words = [
-            VERSION,
+    /// The header's own length in bytes.
+    pub fn size(&self) -> usize {
+        match self.version {
+            VERSION_1 => HEADER_SIZE_V1,
+            _ => HEADER_SIZE_V2,
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.size());
+        b.extend_from_slice(MAGIC);
+        let mut words = vec![
+            self.version,
             INPUTS as u32,
-            self.hidden as u32,
+            self.arch.hidden as u32,
             self.qa as u32,
             self.qb as u32,
             self.scale as u32,
         ];
-        for (i, w) in words.iter().enumerate() {
-            b[8 + 4 * i..12 + 4 * i].copy_from_slice(&w.to_le_bytes());
+        if self.version != VERSION_1 {
+            words.extend([self.arch.activation.code(), self.arch.buckets as u32]);
+        }
+        for w in words {
+            b.extend_from_slice(&w.to_le_bytes());
         }
         b
     }
 
     /// The whole file's size in bytes.
     pub fn file_size(&self) -> usize {
-        HEADER_SIZE
+        self.size()
             + Block::ORDER
                 .iter()
-                .map(|b| b.len(self.hidden) * b.width())
+                .map(|b| b.len(&self.arch) * b.width())
                 .sum::<usize>()
+    }
+
+    /// What the output's sum (bias included) is divided by to give output
+    /// units: `peak * QB`.
+    pub fn divisor(&self) -> i64 {
+        self.arch.activation.peak(self.qa) * self.qb as i64
     }
 }
 
@@ -231,24 +484,98 @@ mod tests {
 
     #[test]
     fn blocks_tile_the_parameters_in_order() {
-        let h = 32;
-        let mut at = 0;
-        for b in Block::ORDER {
-            assert_eq!(b.range(h).start, at);
-            at = b.range(h).end;
+        for arch in [
+            Arch::v1(32),
+            Arch {
+                hidden: 48,
+                activation: Activation::SCRelu,
+                buckets: 8,
+            },
+        ] {
+            let mut at = 0;
+            for b in Block::ORDER {
+                assert_eq!(b.range(&arch).start, at);
+                at = b.range(&arch).end;
+            }
+            assert_eq!(at, params(&arch));
+            let head = Header::new(arch, QA, QB, 400);
+            let bytes = head.to_bytes();
+            assert_eq!(bytes.len(), head.size());
+            assert_eq!(Header::parse(&bytes), Ok(head));
+            // i16 values except the i32 output biases.
+            assert_eq!(
+                head.file_size(),
+                head.size() + 2 * params(&arch) + 2 * arch.out_rows()
+            );
+            assert!(Header { scale: 0, ..head }.check().is_err());
         }
-        assert_eq!(at, params(h));
-        let head = Header {
-            hidden: h,
-            qa: QA,
-            qb: QB,
-            scale: 400,
-        };
-        assert_eq!(Header::parse(&head.to_bytes()), Ok(head));
-        // i16 values except the two i32 output biases.
-        assert_eq!(head.file_size(), HEADER_SIZE + 2 * params(h) + 2 * 2);
+        assert_eq!(Arch::v1(32).version(), VERSION_1);
+        assert_eq!(Header::new(Arch::v1(32), QA, QB, 1).size(), HEADER_SIZE_V1);
         assert!(check_hidden(17).is_err() && check_hidden(0).is_err());
         assert!(check_hidden(MAX_HIDDEN + HIDDEN_STEP).is_err());
-        assert!(Header { scale: 0, ..head }.check().is_err());
+        assert!(check_buckets(0).is_err() && check_buckets(MAX_BUCKETS + 1).is_err());
+        // A version 1 header cannot claim what only version 2 says.
+        let bad = Header {
+            version: VERSION_1,
+            ..Header::new(
+                Arch {
+                    buckets: 2,
+                    ..Arch::v1(32)
+                },
+                QA,
+                QB,
+                1,
+            )
+        };
+        assert!(bad.check().is_err());
+        for a in Activation::ALL {
+            assert_eq!(a.name().parse(), Ok(a));
+            assert_eq!(Activation::from_code(a.code()), Ok(a));
+        }
+        assert!("relu".parse::<Activation>().is_err());
+        assert!(Activation::from_code(2).is_err());
+    }
+
+    #[test]
+    fn the_weight_limit_passes_the_overflow_check_and_one_more_fails() {
+        for act in Activation::ALL {
+            for hidden in [16, 256, 1024, MAX_HIDDEN] {
+                let arch = Arch {
+                    hidden,
+                    activation: act,
+                    buckets: 1,
+                };
+                let lim = out_weight_limit(&arch, QA);
+                assert!(lim >= 1, "{act} {hidden}");
+                let row = vec![lim; 2 * hidden];
+                assert_eq!(check_output_row(act, QA, &row), Ok(()), "{act} {hidden}");
+                // Every weight at the limit with one alternating sign too.
+                let alt: Vec<i32> = (0..2 * hidden as i32)
+                    .map(|i| if i % 2 == 0 { lim } else { -lim })
+                    .collect();
+                assert_eq!(check_output_row(act, QA, &alt), Ok(()));
+                // One more is refused, unless the limit is the i16 range
+                // itself (CReLU at small sizes), which the file cannot exceed.
+                let over = vec![lim + 1; 2 * hidden];
+                assert!(
+                    lim == i16::MAX as i32 || check_output_row(act, QA, &over).is_err(),
+                    "{act} {hidden}"
+                );
+            }
+        }
+        // The figures the documentation quotes.
+        let screlu = Arch {
+            hidden: 256,
+            activation: Activation::SCRelu,
+            buckets: 8,
+        };
+        assert_eq!(out_weight_limit(&screlu, QA), 64);
+        assert_eq!(out_weight_limit(&Arch::v1(256), QA), 16448);
+        // One weight past the 16-bit product alone is refused.
+        let mut row = vec![0; 512];
+        row[7] = i16::MAX as i32 / QA + 1;
+        let e = check_output_row(Activation::SCRelu, QA, &row).unwrap_err();
+        assert!(e.contains("16 bits"), "{e}");
+        assert_eq!(check_output_row(Activation::CRelu, QA, &row), Ok(()));
     }
 }

@@ -1,9 +1,11 @@
 //! NNUE inference: the efficiently updatable network the search evaluates
 //! with instead of the classical evaluation (features, the net file and
-//! its layout, the accumulators, the SIMD loops, the embedded net). It
-//! imports nothing above `board`; training is `crate::train`.
+//! its layout, the output buckets, the accumulators, the SIMD loops, the
+//! embedded net). It imports nothing above `board`; training is
+//! `crate::train`.
 
 pub mod accumulator;
+pub mod buckets;
 pub mod embedded;
 pub mod features;
 pub mod layout;

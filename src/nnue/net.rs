@@ -1,12 +1,14 @@
 //! The quantised network the search evaluates with. Its file format and
-//! parameter shapes are `layout.rs`'s.
+//! parameter shapes are `layout.rs`'s, its output buckets `buckets.rs`'s.
 //!
 //! Evaluation: `acc = bias + sum of the active features' rows` per
-//! perspective, clipped to `0..=QA`; `out = sum(clip(acc_stm) * w[stm][..N])
-//! + sum(clip(acc_other) * w[stm][N..]) + b[stm]`, then
-//! `cp = out * scale / (QA * QB)` (integer division toward zero).
+//! perspective; `v = clamp(acc, 0, QA)` and `a = v` (CReLU) or `a = v * v`
+//! (SCReLU); with `r` the output row of the side to move and the bucket,
+//! `out = sum(a_stm * w[r][..N]) + sum(a_other * w[r][N..]) + b[r]`, then
+//! `cp = out * scale / (peak * QB)` (integer division toward zero; `peak`
+//! is QA or QA^2).
 
-use super::layout::{self, Block, Header, HEADER_SIZE};
+use super::layout::{self, Activation, Arch, Block, Header, MAX_HEADER_SIZE};
 use crate::util::file::open_regular;
 use crate::util::hash::fnv1a64;
 use std::io::Read;
@@ -16,6 +18,10 @@ pub const EVAL_LIMIT: i32 = 10_000;
 
 pub struct Network {
     pub hidden: usize,
+    pub activation: Activation,
+    pub buckets: usize,
+    /// The format version it was read or made as (written back the same).
+    pub version: u32,
     pub qa: i32,
     pub qb: i32,
     pub scale: i32,
@@ -26,54 +32,83 @@ pub struct Network {
     /// [`Block::OutWeights`].
     pub out_weights: Vec<i16>,
     /// [`Block::OutBias`].
-    pub out_bias: [i32; 2],
+    pub out_bias: Vec<i32>,
+    /// [`Header::divisor`].
+    divisor: i64,
     /// FNV-1a of the file's bytes.
     pub hash: u64,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({}, hidden {})", self.name(), self.hidden)
+        write!(
+            f,
+            "Network({}, hidden {}, {}, {} buckets)",
+            self.name(),
+            self.hidden,
+            self.activation,
+            self.buckets
+        )
     }
 }
 
 impl Network {
     /// A net from its header and its blocks' values in [`Block::ORDER`],
-    /// checking the header, every block's length and every value's range
-    /// as the file format stores it; the hash is that of its file.
+    /// checking the header, every block's length, every value's range as
+    /// the file format stores it and every output row against the overflow
+    /// bound ([`layout::check_output_row`]); the hash is that of its file.
     pub fn from_blocks(head: Header, blocks: [Vec<i32>; 4]) -> Result<Network, String> {
         head.check()?;
+        let arch = head.arch;
         for (b, v) in Block::ORDER.iter().zip(&blocks) {
-            if v.len() != b.len(head.hidden) {
+            if v.len() != b.len(&arch) {
                 return Err(format!(
                     "{b:?} holds {} values, not {}",
                     v.len(),
-                    b.len(head.hidden)
+                    b.len(&arch)
                 ));
             }
             if v.iter().any(|&x| (x as i64).abs() > b.limit()) {
                 return Err(format!("{b:?} has a value out of range"));
             }
         }
+        for r in 0..arch.out_rows() {
+            let row = &blocks[2][layout::out_row(r, arch.hidden)];
+            layout::check_output_row(arch.activation, head.qa, row)
+                .map_err(|e| format!("output row {r}: {e}"))?;
+        }
         let i16s = |v: &[i32]| v.iter().map(|&x| x as i16).collect::<Vec<i16>>();
         let mut n = Network {
-            hidden: head.hidden,
+            hidden: arch.hidden,
+            activation: arch.activation,
+            buckets: arch.buckets,
+            version: head.version,
             qa: head.qa,
             qb: head.qb,
             scale: head.scale,
             ft_weights: i16s(&blocks[0]),
             ft_bias: i16s(&blocks[1]),
             out_weights: i16s(&blocks[2]),
-            out_bias: [blocks[3][0], blocks[3][1]],
+            out_bias: blocks[3].clone(),
+            divisor: head.divisor(),
             hash: 0,
         };
         n.hash = fnv1a64(&n.to_bytes());
         Ok(n)
     }
 
+    pub fn arch(&self) -> Arch {
+        Arch {
+            hidden: self.hidden,
+            activation: self.activation,
+            buckets: self.buckets,
+        }
+    }
+
     pub fn header(&self) -> Header {
         Header {
-            hidden: self.hidden,
+            version: self.version,
+            arch: self.arch(),
             qa: self.qa,
             qb: self.qb,
             scale: self.scale,
@@ -87,7 +122,7 @@ impl Network {
             Block::FtWeights => wide(&self.ft_weights),
             Block::FtBias => wide(&self.ft_bias),
             Block::OutWeights => wide(&self.out_weights),
-            Block::OutBias => self.out_bias.to_vec(),
+            Block::OutBias => self.out_bias.clone(),
         }
     }
 
@@ -97,15 +132,14 @@ impl Network {
         let want = head.file_size();
         if b.len() != want {
             return Err(format!(
-                "net file is {} bytes, hidden size {} needs {want}",
-                b.len(),
-                head.hidden
+                "net file is {} bytes, its header needs {want}",
+                b.len()
             ));
         }
-        let mut at = HEADER_SIZE;
+        let mut at = head.size();
         let blocks = Block::ORDER.map(|blk| {
             let w = blk.width();
-            let bytes = &b[at..at + blk.len(head.hidden) * w];
+            let bytes = &b[at..at + blk.len(&head.arch) * w];
             at += bytes.len();
             bytes
                 .chunks_exact(w)
@@ -118,7 +152,8 @@ impl Network {
         Network::from_blocks(head, blocks)
     }
 
-    /// The file's bytes (what `from_bytes` reads).
+    /// The file's bytes (what `from_bytes` reads), in the version the net
+    /// was read or made as.
     pub fn to_bytes(&self) -> Vec<u8> {
         let head = self.header();
         let mut b = Vec::with_capacity(head.file_size());
@@ -145,10 +180,14 @@ impl Network {
     pub fn load(path: &std::path::Path) -> Result<Network, String> {
         let name = path.display();
         let (mut file, len) = open_regular(path)?;
-        let mut head = [0u8; HEADER_SIZE];
-        file.read_exact(&mut head)
-            .map_err(|_| format!("{name}: net file too short ({len} bytes)"))?;
-        let want = Header::parse(&head)
+        // Every valid file is longer than the longest header, so reading
+        // that much first never refuses a good one.
+        let mut bytes = Vec::with_capacity(MAX_HEADER_SIZE);
+        (&mut file)
+            .take(MAX_HEADER_SIZE as u64)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{name}: {e}"))?;
+        let want = Header::parse(&bytes)
             .map_err(|e| format!("{name}: {e}"))?
             .file_size();
         if len != want as u64 {
@@ -156,9 +195,8 @@ impl Network {
                 "{name}: net file is {len} bytes, its header needs {want}"
             ));
         }
-        let mut bytes = Vec::with_capacity(want);
-        bytes.extend_from_slice(&head);
-        file.take((want - HEADER_SIZE) as u64)
+        bytes.reserve(want - bytes.len());
+        file.take((want - bytes.len()) as u64)
             .read_to_end(&mut bytes)
             .map_err(|e| format!("{name}: {e}"))?;
         Network::from_bytes(&bytes).map_err(|e| format!("{name}: {e}"))
@@ -170,17 +208,24 @@ impl Network {
         &self.ft_weights[layout::feature_row(f, self.hidden)]
     }
 
-    /// Output weights for the side to move (`stm` 0 Cho, 1 Han).
+    /// The output row for side to move `stm` (0 Cho, 1 Han) in `bucket`
+    /// ([`Arch::row_index`]).
     #[inline]
-    pub fn out_row(&self, stm: usize) -> &[i16] {
-        &self.out_weights[layout::out_row(stm, self.hidden)]
+    pub fn out_row_index(&self, stm: usize, bucket: usize) -> usize {
+        layout::row_index(stm, bucket, self.buckets)
     }
 
-    /// Centipawns from the output layer's integer sum.
+    /// Output weights of output row `row`.
     #[inline]
-    pub fn to_cp(&self, stm: usize, sum: i32) -> i32 {
-        let out = sum as i64 + self.out_bias[stm] as i64;
-        let cp = out * self.scale as i64 / (self.qa as i64 * self.qb as i64);
+    pub fn out_row(&self, row: usize) -> &[i16] {
+        &self.out_weights[layout::out_row(row, self.hidden)]
+    }
+
+    /// Centipawns from output row `row`'s integer sum.
+    #[inline]
+    pub fn to_cp(&self, row: usize, sum: i32) -> i32 {
+        let out = sum as i64 + self.out_bias[row] as i64;
+        let cp = out * self.scale as i64 / self.divisor;
         cp.clamp(-(EVAL_LIMIT as i64), EVAL_LIMIT as i64) as i32
     }
 }
@@ -188,47 +233,125 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nnue::layout::{HEADER_SIZE_V1, QA, QB, VERSION_1, VERSION_2};
 
-    fn tiny(hidden: usize) -> Network {
-        let mut rng = crate::util::rng::Rng::new(1);
-        let head = Header {
-            hidden,
-            qa: layout::QA,
-            qb: layout::QB,
-            scale: 400,
-        };
+    /// A random net of `arch`, its output weights within the trainer's
+    /// limit.
+    pub(crate) fn tiny(arch: Arch, seed: u64) -> Network {
+        let mut rng = crate::util::rng::Rng::new(seed);
+        let lim = layout::out_weight_limit(&arch, QA).min(30) as usize;
         let blocks = Block::ORDER.map(|b| {
-            (0..b.len(hidden))
+            (0..b.len(&arch))
                 .map(|i| match b {
                     Block::FtBias => rng.below(61) as i32 + 30,
-                    Block::OutBias => [1000, -2000][i],
+                    Block::OutBias => (i as i32 % 3 - 1) * 1000,
+                    Block::OutWeights => rng.below(2 * lim + 1) as i32 - lim as i32,
                     _ => rng.below(61) as i32 - 30,
                 })
                 .collect()
         });
-        Network::from_blocks(head, blocks).unwrap()
+        Network::from_blocks(Header::new(arch, QA, QB, 400), blocks).unwrap()
+    }
+
+    fn screlu(hidden: usize, buckets: usize) -> Arch {
+        Arch {
+            hidden,
+            activation: Activation::SCRelu,
+            buckets,
+        }
     }
 
     #[test]
     fn bytes_round_trip_and_bad_files_are_errors() {
-        let n = tiny(16);
-        let b = n.to_bytes();
-        let m = Network::from_bytes(&b).unwrap();
-        assert_eq!(m.to_bytes(), b);
-        assert_eq!(m.hash, n.hash);
-        assert!(m.name().starts_with("nn-") && m.name().len() == 19);
-        assert!(Network::from_bytes(&b[..b.len() - 1]).is_err());
-        assert!(Network::from_bytes(&b[..10]).is_err());
-        assert!(Network::from_bytes(b"garbage garbage garbage garbage garbage").is_err());
+        for arch in [Arch::v1(16), screlu(32, 8)] {
+            let n = tiny(arch, 1);
+            assert_eq!(n.version, arch.version());
+            let b = n.to_bytes();
+            let m = Network::from_bytes(&b).unwrap();
+            assert_eq!(m.to_bytes(), b);
+            assert_eq!(m.hash, n.hash);
+            assert_eq!(m.arch(), arch);
+            assert!(m.name().starts_with("nn-") && m.name().len() == 19);
+            for cut in [b.len() - 1, 40, 33, 32, 12, 10, 0] {
+                let e = Network::from_bytes(&b[..cut]).unwrap_err();
+                assert!(e.contains("too short") || e.contains("needs"), "{cut}: {e}");
+            }
+            assert!(Network::from_bytes(b"garbage garbage garbage garbage garbage").is_err());
+            let mut bad = b.clone();
+            bad[16] = 17; // hidden 17
+            assert!(Network::from_bytes(&bad).is_err());
+            let mut bad = b.clone();
+            bad[8] = 9;
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("version 9"), "{e}");
+            // An i16 block with a value the file cannot hold.
+            let mut blocks = Block::ORDER.map(|blk| n.block(blk));
+            blocks[0][3] = 40_000;
+            assert!(Network::from_blocks(n.header(), blocks).is_err());
+        }
+    }
+
+    #[test]
+    fn version_two_fields_are_checked() {
+        let b = tiny(screlu(16, 4), 2).to_bytes();
+        assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()), VERSION_2);
         let mut bad = b.clone();
-        bad[16] = 17; // hidden 17
+        bad[32] = 7; // activation 7
+        let e = Network::from_bytes(&bad).unwrap_err();
+        assert!(e.contains("activation"), "{e}");
+        for buckets in [0u8, 17] {
+            let mut bad = b.clone();
+            bad[36] = buckets;
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("buckets"), "{e}");
+        }
+        // A version 1 header on a version 2 body: the sizes disagree.
+        let mut bad = b.clone();
+        bad[8] = VERSION_1 as u8;
         assert!(Network::from_bytes(&bad).is_err());
-        let mut bad = b;
-        bad[8] = 9;
-        assert!(Network::from_bytes(&bad).is_err());
-        // An i16 block with a value the file cannot hold.
+        // The version 1 body under a version 2 header with its two fields:
+        // the same net, read alike, written back as version 2.
+        let v1 = tiny(Arch::v1(16), 3);
+        let old = v1.to_bytes();
+        let mut as_v2 = old[..HEADER_SIZE_V1].to_vec();
+        as_v2[8] = VERSION_2 as u8;
+        as_v2.extend([0, 0, 0, 0, 1, 0, 0, 0]);
+        as_v2.extend_from_slice(&old[HEADER_SIZE_V1..]);
+        let m = Network::from_bytes(&as_v2).unwrap();
+        assert_eq!((m.version, m.arch()), (VERSION_2, Arch::v1(16)));
+        assert_eq!(m.to_bytes(), as_v2);
+        assert_eq!(m.block(Block::OutWeights), v1.block(Block::OutWeights));
+    }
+
+    #[test]
+    fn output_weights_that_could_overflow_are_refused() {
+        // SCReLU: QA^2 * 2N * |w| past i32 although each w is a small i16.
+        let arch = screlu(256, 2);
+        let n = tiny(arch, 4);
         let mut blocks = Block::ORDER.map(|blk| n.block(blk));
-        blocks[0][3] = 40_000;
-        assert!(Network::from_blocks(n.header(), blocks).is_err());
+        let row = layout::out_row(3, arch.hidden);
+        blocks[2][row].iter_mut().for_each(|w| *w = 100);
+        let e = Network::from_blocks(n.header(), blocks.clone()).unwrap_err();
+        assert!(e.contains("output row 3") && e.contains("overflow"), "{e}");
+        // Through the bytes too, as `EvalFile` would read them.
+        let mut bytes = n.header().to_bytes();
+        for (blk, vals) in Block::ORDER.iter().zip(&blocks) {
+            for &v in vals {
+                match blk.width() {
+                    2 => bytes.extend_from_slice(&(v as i16).to_le_bytes()),
+                    _ => bytes.extend_from_slice(&v.to_le_bytes()),
+                }
+            }
+        }
+        let e = Network::from_bytes(&bytes).unwrap_err();
+        assert!(e.contains("overflow"), "{e}");
+        // CReLU: a row of the largest i16 weights.
+        let n = tiny(Arch::v1(256), 5);
+        let mut blocks = Block::ORDER.map(|blk| n.block(blk));
+        blocks[2][..512]
+            .iter_mut()
+            .for_each(|w| *w = i16::MAX as i32);
+        let e = Network::from_blocks(n.header(), blocks).unwrap_err();
+        assert!(e.contains("output row 0") && e.contains("overflow"), "{e}");
     }
 }

@@ -1,7 +1,10 @@
-//! The two hot loops of inference, in AVX2 (chosen at run time, since the
-//! build targets x86-64-v2) and in portable Rust. Both do wrapping 16-bit
-//! adds and wrapping 32-bit sums, which are associative, so both paths give
-//! exactly the same integers whatever order they add in.
+//! The hot loops of inference (the accumulator update and the output
+//! layer, CReLU or SCReLU), in AVX2 (chosen at run time, since the build
+//! targets x86-64-v2) and in portable Rust. Both do wrapping 16-bit adds
+//! and wrapping 32-bit sums, which are associative, so both paths give
+//! exactly the same integers whatever order they add in. (The SCReLU
+//! output's 16-bit product is exact only for the weights the loader
+//! admits, `layout::check_output_row`; for those, both paths agree too.)
 //!
 //! Slices are `hidden` long, a multiple of 16 (the net loader checks).
 
@@ -70,6 +73,39 @@ pub fn output_scalar(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     sum
 }
 
+/// `sum(v * v * w[..n]) + sum(u * u * w[n..])` with `v = clamp(us, 0, qa)`
+/// and `u = clamp(them, 0, qa)`: SCReLU's output layer. Exact (no
+/// overflow anywhere) when `qa * |w| <= i16::MAX` for every weight and
+/// `qa^2 * sum(|w|) <= i32::MAX`, which the loader checks
+/// (`layout::check_output_row`).
+#[inline]
+pub fn output_screlu(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2() && us.len().is_multiple_of(16) {
+        // SAFETY: AVX2 was detected just above; `output_screlu_avx2` checks
+        // the slice lengths before reading.
+        return unsafe { output_screlu_avx2(us, them, w, qa) };
+    }
+    output_screlu_scalar(us, them, w, qa)
+}
+
+pub fn output_screlu_scalar(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+    let n = us.len();
+    let mut sum = 0i32;
+    for (i, (&a, &b)) in us.iter().zip(them.iter()).enumerate() {
+        let a = a.clamp(0, qa) as i32;
+        let b = b.clamp(0, qa) as i32;
+        // The AVX2 path forms `v * w` in 16 bits first; the same here, so
+        // that the two agree on any net, admitted or not.
+        let aw = a.wrapping_mul(w[i] as i32) as i16 as i32;
+        let bw = b.wrapping_mul(w[n + i] as i32) as i16 as i32;
+        sum = sum
+            .wrapping_add(aw.wrapping_mul(a))
+            .wrapping_add(bw.wrapping_mul(b));
+    }
+    sum
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn update_avx2(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
@@ -132,6 +168,42 @@ unsafe fn output_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn output_screlu_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+    use std::arch::x86_64::*;
+    let n = us.len();
+    if them.len() != n || w.len() != 2 * n {
+        return output_screlu_scalar(us, them, w, qa);
+    }
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(qa);
+    let mut sum = zero;
+    for i in (0..n).step_by(16) {
+        // SAFETY: `us` and `them` are `n` long and `w` is `2n` long
+        // (checked above), `n` is a multiple of 16, so every load is in
+        // bounds; loadu needs no alignment.
+        unsafe {
+            let a = _mm256_loadu_si256(us.as_ptr().add(i) as *const __m256i);
+            let b = _mm256_loadu_si256(them.as_ptr().add(i) as *const __m256i);
+            let wa = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
+            let wb = _mm256_loadu_si256(w.as_ptr().add(n + i) as *const __m256i);
+            let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+            let b = _mm256_min_epi16(_mm256_max_epi16(b, zero), top);
+            // v * w in 16 bits (exact for admitted weights), then madd by
+            // v: v * v * w summed in neighbouring pairs into i32 lanes.
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(a, wa), a));
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(b, wb), b));
+        }
+    }
+    let lo = _mm256_castsi256_si128(sum);
+    let hi = _mm256_extracti128_si256(sum, 1);
+    let s = _mm_add_epi32(lo, hi);
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+    _mm_cvtsi128_si32(s)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,7 +228,25 @@ mod tests {
                     output_scalar(&a, &src, &w, qa),
                     "n {n} qa {qa}"
                 );
+                // Any weights: the two paths wrap alike even where a net
+                // with them would be refused.
+                assert_eq!(
+                    output_screlu(&a, &src, &w, qa),
+                    output_screlu_scalar(&a, &src, &w, qa),
+                    "n {n} qa {qa}"
+                );
             }
+            // Admitted weights: both equal the exact sum.
+            let small: Vec<i16> = w.iter().map(|&x| x % 60).collect();
+            let exact: i64 = (0..n)
+                .map(|i| {
+                    let v = a[i].clamp(0, 255) as i64;
+                    let u = src[i].clamp(0, 255) as i64;
+                    v * v * small[i] as i64 + u * u * small[n + i] as i64
+                })
+                .sum();
+            assert_eq!(output_screlu(&a, &src, &small, 255) as i64, exact);
+            assert_eq!(output_screlu_scalar(&a, &src, &small, 255) as i64, exact);
         }
         // The test compares two paths only where the CPU has both.
         eprintln!("avx2: {}", has_avx2());

@@ -1,9 +1,13 @@
-//! Inference against itself: incremental accumulators against a full
-//! refresh, and the mirror symmetry. (A search with the net is
+//! Inference against itself (incremental accumulators against a full
+//! refresh, the mirror symmetry) and against the format's own statement
+//! (an evaluator in i64 from a file's bytes): the shipped version 1 nets,
+//! SCReLU and bucket nets. (A search with the net is
 //! `tests/nnue_search.rs`.)
 
+use super::buckets::bucket;
 use super::embedded;
 use super::features::{index, mirror};
+use super::layout::{out_weight_limit, Activation, Arch, Block, Header, QA, QB};
 use super::{Accumulators, Network};
 use crate::board::notation::setup_fen;
 use crate::board::{
@@ -52,7 +56,7 @@ fn incremental_equals_refresh_for_every_setup() {
                     "{}",
                     pos.to_fen()
                 );
-                assert_eq!(acc.evaluate(&net, pos.side_to_move()), net.evaluate(&pos));
+                assert_eq!(acc.evaluate(&net, &pos), net.evaluate(&pos));
             }
         }
     }
@@ -114,4 +118,219 @@ fn a_mirror_symmetric_net_evaluates_mirror_images_alike() {
         }
     }
     assert!(asymmetric > 1000);
+}
+
+/// The evaluation as docs/FORMATS.md states it, read straight from a net
+/// file's bytes with nothing of `layout.rs` or `net.rs`, in i64 so that
+/// nothing can wrap: the oracle the loader and the SIMD paths must match.
+fn reference_eval(bytes: &[u8], pos: &Position) -> i32 {
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let i32_at = |at: usize| u32_at(at) as i32 as i64;
+    let i16_at = |at: usize| i16::from_le_bytes([bytes[at], bytes[at + 1]]) as i64;
+    assert_eq!(&bytes[..8], b"JANGNNUE");
+    let version = u32_at(8);
+    let (n, qa, qb, scale) = (u32_at(16) as usize, i32_at(20), i32_at(24), i32_at(28));
+    // Version 1: CReLU, one bucket, a 32-byte header.
+    let (screlu, buckets, body) = match version {
+        1 => (false, 1, 32),
+        2 => (u32_at(32) == 1, u32_at(36) as usize, 40),
+        v => panic!("version {v}"),
+    };
+    let ft = body;
+    let ft_bias = ft + 2 * 1260 * n;
+    let out = ft_bias + 2 * n;
+    let out_bias = out + 2 * 2 * buckets * 2 * n;
+    assert_eq!(bytes.len(), out_bias + 4 * 2 * buckets);
+    // The feature of piece p on square s seen by side `persp`: own pieces
+    // first, kinds in order, Han's view rank-mirrored.
+    let feature = |persp: Color, p: Piece, sq: Square| -> usize {
+        let (file, rank) = (sq.index() % 9, sq.index() / 9);
+        let rank = if persp == Color::Han { 9 - rank } else { rank };
+        let theirs = (p.color() != persp) as usize;
+        (theirs * 7 + p.kind().index()) * 90 + rank * 9 + file
+    };
+    let accumulate = |persp: Color| -> Vec<i64> {
+        (0..n)
+            .map(|j| {
+                let mut a = i16_at(ft_bias + 2 * j);
+                for sq in Square::all() {
+                    if let Some(p) = pos.piece_at(sq) {
+                        a += i16_at(ft + 2 * (feature(persp, p, sq) * n + j));
+                    }
+                }
+                a
+            })
+            .collect()
+    };
+    let stm = pos.side_to_move();
+    let (us, them) = (accumulate(stm), accumulate(!stm));
+    // Bucket: pieces other than the generals, n * B / 31.
+    let men = Square::all().filter(|&s| pos.piece_at(s).is_some()).count() - 2;
+    let row = stm.index() * buckets + men.min(30) * buckets / 31;
+    let w = |k: usize| i16_at(out + 2 * (row * 2 * n + k));
+    let act = |a: i64| {
+        let v = a.clamp(0, qa);
+        if screlu {
+            v * v
+        } else {
+            v
+        }
+    };
+    let mut sum = i32_at(out_bias + 4 * row);
+    for j in 0..n {
+        sum += act(us[j]) * w(j) + act(them[j]) * w(n + j);
+    }
+    let peak = if screlu { qa * qa } else { qa };
+    (sum * scale / (peak * qb)).clamp(-10_000, 10_000) as i32
+}
+
+/// Positions of random games from every setup, some deep in the game.
+fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for g in 0..16 {
+        let mut pos = Position::from_fen(
+            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
+            RuleSet::Janggi,
+        )
+        .unwrap();
+        for _ in 0..plies {
+            out.push(pos.clone());
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            // Captures half the time, so that the later positions have
+            // few pieces and reach the low buckets.
+            let caps: Vec<_> = list
+                .as_slice()
+                .iter()
+                .copied()
+                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !caps.is_empty() && rng.below(2) == 0 {
+                caps[rng.below(caps.len())]
+            } else {
+                list.as_slice()[rng.below(list.len())]
+            };
+            pos.make(m);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_shipped_version_1_nets_load_unchanged_and_evaluate_as_their_format_says() {
+    let positions = random_positions(3, 120);
+    for file in ["nn-abc4e3e48b16.jnn", "nn-c7f2d971be0b.jnn"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("nets")
+            .join(file);
+        let bytes = std::fs::read(&path).unwrap();
+        let net = Network::load(&path).unwrap();
+        assert_eq!((net.version, net.arch()), (1, Arch::v1(256)));
+        // Byte for byte the same file back, so the same name.
+        assert_eq!(net.to_bytes(), bytes);
+        assert_eq!(net.name(), file);
+        let mut acc = Accumulators::new(&net, 1);
+        for pos in &positions {
+            let want = reference_eval(&bytes, pos);
+            assert_eq!(net.evaluate(pos), want, "{file} {}", pos.to_fen());
+            acc.refresh(&net, pos);
+            assert_eq!(acc.evaluate(&net, pos), want);
+        }
+    }
+    // The embedded net is the first file, byte for byte.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let file = std::fs::read(dir.join(embedded::NAME)).unwrap();
+    assert_eq!(embedded::network().unwrap().to_bytes(), file);
+}
+
+/// A random net of `arch`, its output weights as large as the overflow
+/// limit lets them be, its output biases different in every row.
+fn random_net(arch: Arch, seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let lim = out_weight_limit(&arch, QA) as usize;
+    let blocks = Block::ORDER.map(|b| {
+        (0..b.len(&arch))
+            .map(|i| match b {
+                Block::FtWeights => rng.below(81) as i32 - 40,
+                Block::FtBias => rng.below(121) as i32 - 20,
+                Block::OutWeights => rng.below(2 * lim + 1) as i32 - lim as i32,
+                Block::OutBias => (i as i32 - 3) * 123_457,
+            })
+            .collect()
+    });
+    Network::from_blocks(Header::new(arch, QA, QB, 300), blocks).unwrap()
+}
+
+#[test]
+fn screlu_and_bucket_nets_evaluate_as_their_format_says_incrementally_too() {
+    let positions = random_positions(8, 150);
+    let mut rows_seen = std::collections::BTreeSet::new();
+    for (activation, buckets) in [
+        (Activation::SCRelu, 8),
+        (Activation::CRelu, 8),
+        (Activation::SCRelu, 1),
+        (Activation::SCRelu, 16),
+    ] {
+        let arch = Arch {
+            hidden: 64,
+            activation,
+            buckets,
+        };
+        let net = random_net(arch, buckets as u64);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes).unwrap().to_bytes(), bytes);
+        for pos in &positions {
+            assert_eq!(
+                net.evaluate(pos),
+                reference_eval(&bytes, pos),
+                "{arch:?} {}",
+                pos.to_fen()
+            );
+            if buckets == 8 {
+                rows_seen.insert(bucket(pos.piece_count(), 8));
+            }
+        }
+    }
+    // The positions reach most buckets, the low ones included.
+    assert!(
+        rows_seen.len() >= 6 && rows_seen.contains(&1),
+        "{rows_seen:?}"
+    );
+
+    // Incremental updates along games give the refresh's accumulators and
+    // evaluation, bucket changes on captures included.
+    let net = random_net(
+        Arch {
+            hidden: 32,
+            activation: Activation::SCRelu,
+            buckets: 8,
+        },
+        5,
+    );
+    let mut rng = Rng::new(6);
+    for g in 0..16 {
+        let mut pos = Position::from_fen(
+            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
+            RuleSet::Janggi,
+        )
+        .unwrap();
+        let mut acc = Accumulators::new(&net, 4);
+        acc.refresh(&net, &pos);
+        for _ in 0..200 {
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let m = list.as_slice()[rng.below(list.len())];
+            acc.push(&net, &pos, m);
+            pos.make(m);
+            assert_eq!(acc.current(), fresh(&net, &pos).as_slice());
+            assert_eq!(acc.evaluate(&net, &pos), net.evaluate(&pos));
+        }
+    }
 }

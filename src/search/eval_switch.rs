@@ -35,7 +35,7 @@ impl Searcher<'_> {
                 let stm = self.pos.side_to_move();
                 let count = eval::count_term(&self.pos);
                 let count = if stm == Color::Cho { count } else { -count };
-                acc.evaluate(net, stm) + count
+                acc.evaluate(net, &self.pos) + count
             }
             _ => eval::evaluate(&self.pos),
         }

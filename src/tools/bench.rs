@@ -86,9 +86,15 @@ pub fn run_with_settings(
     })
 }
 
-/// `janggun bench`: with the embedded network (the default evaluation), or
-/// with the classical one when `classical` is set.
-pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, classical: bool) -> Result<(), String> {
+/// `janggun bench`: with the embedded network (the default evaluation),
+/// the net file `net`, or the classical evaluation when `classical` is set.
+pub fn run_eval(
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+    classical: bool,
+    net: Option<&std::path::Path>,
+) -> Result<(), String> {
     check_threads(threads)?;
     check_hash_mb(hash_mb)?;
     if depth == 0 || depth > 64 {
@@ -98,10 +104,10 @@ pub fn run_eval(depth: u32, threads: usize, hash_mb: usize, classical: bool) -> 
     let settings = Settings {
         threads,
         hash_mb,
-        nnue: if classical {
-            None
-        } else {
-            Some(crate::nnue::embedded::network()?)
+        nnue: match (classical, net) {
+            (true, _) => None,
+            (false, Some(p)) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
+            (false, None) => Some(crate::nnue::embedded::network()?),
         },
         ..Settings::default()
     };

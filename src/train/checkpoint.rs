@@ -1,19 +1,23 @@
 //! Float checkpoints, written after every epoch, from which training
 //! resumes exactly: parameters, the optimiser's moments and step, the
-//! epochs done and the scale. Little-endian: magic `JGNNCKPT`, version
-//! (u32), hidden (u32), epochs done (u32), scale (f32), step (u64), then
-//! params, m and v as f32.
+//! epochs done, the scale and the architecture. Little-endian: magic
+//! `JGNNCKPT`, version (u32), hidden (u32), epochs done (u32), scale (f32),
+//! step (u64), in version 2 activation (u32) and buckets (u32), then
+//! params, m and v as f32. Version 1 (before SCReLU and buckets) is read
+//! as CReLU with one bucket.
 
 use super::model::Model;
 use super::optim::AdamW;
 use super::trainer::check_scale;
+use crate::nnue::layout::{Activation, Arch};
 use crate::util::file::open_regular;
 use std::io::Read;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"JGNNCKPT";
-const VERSION: u32 = 1;
-const HEAD: usize = 32;
+const VERSION: u32 = 2;
+const HEAD_V1: usize = 32;
+const HEAD: usize = 40;
 
 pub struct Checkpoint {
     pub model: Model,
@@ -23,13 +27,16 @@ pub struct Checkpoint {
 }
 
 pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
+    let arch = c.model.arch;
     let mut b = Vec::with_capacity(HEAD + 12 * c.model.params.len());
     b.extend_from_slice(MAGIC);
     b.extend_from_slice(&VERSION.to_le_bytes());
-    b.extend_from_slice(&(c.model.hidden as u32).to_le_bytes());
+    b.extend_from_slice(&(arch.hidden as u32).to_le_bytes());
     b.extend_from_slice(&c.epochs_done.to_le_bytes());
     b.extend_from_slice(&c.scale.to_le_bytes());
     b.extend_from_slice(&c.adam.t.to_le_bytes());
+    b.extend_from_slice(&arch.activation.code().to_le_bytes());
+    b.extend_from_slice(&(arch.buckets as u32).to_le_bytes());
     for v in c.model.params.iter().chain(&c.adam.m).chain(&c.adam.v) {
         b.extend_from_slice(&v.to_le_bytes());
     }
@@ -47,29 +54,46 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     let name = path.display();
     let (mut file, len) = open_regular(path)?;
     let mut head = [0u8; HEAD];
-    file.read_exact(&mut head)
+    file.read_exact(&mut head[..HEAD_V1])
         .map_err(|_| format!("{name}: not a Janggun checkpoint"))?;
     if &head[0..8] != MAGIC {
         return Err(format!("{name}: not a Janggun checkpoint"));
     }
-    let u32_at = |a: usize| u32::from_le_bytes([head[a], head[a + 1], head[a + 2], head[a + 3]]);
-    if u32_at(8) != VERSION {
-        return Err(format!("{name}: checkpoint version {}", u32_at(8)));
-    }
-    let hidden = u32_at(12) as usize;
-    crate::nnue::layout::check_hidden(hidden).map_err(|e| format!("{name}: {e}"))?;
-    let n = Model::len_for(hidden);
-    let want = HEAD + 12 * n;
+    let u32_at =
+        |h: &[u8; HEAD], a: usize| u32::from_le_bytes([h[a], h[a + 1], h[a + 2], h[a + 3]]);
+    let hidden = u32_at(&head, 12) as usize;
+    let (head_len, arch) = match u32_at(&head, 8) {
+        1 => (HEAD_V1, Arch::v1(hidden)),
+        VERSION => {
+            file.read_exact(&mut head[HEAD_V1..])
+                .map_err(|_| format!("{name}: checkpoint too short"))?;
+            let activation =
+                Activation::from_code(u32_at(&head, 32)).map_err(|e| format!("{name}: {e}"))?;
+            let buckets = u32_at(&head, 36) as usize;
+            (
+                HEAD,
+                Arch {
+                    hidden,
+                    activation,
+                    buckets,
+                },
+            )
+        }
+        v => return Err(format!("{name}: checkpoint version {v}")),
+    };
+    arch.check().map_err(|e| format!("{name}: {e}"))?;
+    let n = Model::len_for(&arch);
+    let want = head_len + 12 * n;
     if len != want as u64 {
         return Err(format!("{name}: {len} bytes, expected {want}"));
     }
     let scale = f32::from_le_bytes([head[20], head[21], head[22], head[23]]);
     check_scale(scale).map_err(|e| format!("{name}: {e}"))?;
-    let mut body = Vec::with_capacity(want - HEAD);
-    file.take((want - HEAD) as u64)
+    let mut body = Vec::with_capacity(want - head_len);
+    file.take((want - head_len) as u64)
         .read_to_end(&mut body)
         .map_err(|e| format!("{name}: {e}"))?;
-    if body.len() != want - HEAD {
+    if body.len() != want - head_len {
         return Err(format!("{name}: the file shrank while being read"));
     }
     let floats: Vec<f32> = body
@@ -88,11 +112,78 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     adam.t = u64::from_le_bytes(t);
     Ok(Checkpoint {
         model: Model {
-            hidden,
+            arch,
             params: floats[..n].to_vec(),
         },
         adam,
-        epochs_done: u32_at(16),
+        epochs_done: u32_at(&head, 16),
         scale,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> std::path::PathBuf {
+        std::env::temp_dir().join(format!("janggun-ckpt-{}-{name}", std::process::id()))
+    }
+
+    fn sample(arch: Arch) -> Checkpoint {
+        let model = Model::new(arch, 3);
+        let mut adam = AdamW::new(model.params.len(), 0.0);
+        adam.m
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, m)| *m = i as f32);
+        adam.t = 77;
+        Checkpoint {
+            model,
+            adam,
+            epochs_done: 2,
+            scale: 111.0,
+        }
+    }
+
+    #[test]
+    fn round_trip_and_version_1_files_read_as_crelu_with_one_bucket() {
+        let arch = Arch {
+            hidden: 16,
+            activation: Activation::SCRelu,
+            buckets: 8,
+        };
+        let p = temp("v2.ckpt");
+        save(&p, &sample(arch)).unwrap();
+        let c = load(&p, 0.0).unwrap();
+        assert_eq!(c.model.arch, arch);
+        assert_eq!(c.model.params, sample(arch).model.params);
+        assert_eq!((c.adam.t, c.epochs_done, c.scale), (77, 2, 111.0));
+        // Bad fields of version 2: refused with the reason.
+        let bytes = std::fs::read(&p).unwrap();
+        for (at, v, why) in [
+            (32, 9u8, "activation"),
+            (36, 0, "buckets"),
+            (36, 17, "buckets"),
+        ] {
+            let mut bad = bytes.clone();
+            bad[at] = v;
+            std::fs::write(&p, &bad).unwrap();
+            let e = load(&p, 0.0).err().unwrap();
+            assert!(e.contains(why), "{e}");
+        }
+        // A version 1 checkpoint (the layout before version 2): the same
+        // bytes without the two fields.
+        let v1 = Arch::v1(16);
+        save(&p, &sample(v1)).unwrap();
+        let mut bytes = std::fs::read(&p).unwrap();
+        bytes.drain(HEAD_V1..HEAD);
+        bytes[8] = 1;
+        std::fs::write(&p, &bytes).unwrap();
+        let c = load(&p, 0.0).unwrap();
+        assert_eq!(c.model.arch, v1);
+        assert_eq!(c.model.params, sample(v1).model.params);
+        assert_eq!(c.adam.m, sample(v1).adam.m);
+        assert_eq!((c.adam.t, c.epochs_done), (77, 2));
+        std::fs::remove_file(&p).ok();
+    }
 }

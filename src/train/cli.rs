@@ -6,6 +6,7 @@ use super::datagen::{
 };
 use super::load::Filter;
 use super::trainer;
+use crate::nnue::layout::Activation;
 use crate::search::Settings;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -130,7 +131,16 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     super::datagen::run(&opts).map(|_| ())
 }
 
+// The settings a sweep varies are --activation, --buckets, --lr and
+// --lr-floor, --batch, --epochs and --wdl.
 #[derive(Args, Debug)]
+#[command(
+    after_help = "Every epoch prints the training and held-out losses, against the blended \
+                  target of --wdl, which differs between settings. To compare nets trained \
+                  with different settings use the fixed gate metric, `janggun net loss NET \
+                  HELD-OUT.bin` (the quantised net as the engine evaluates it, against the \
+                  score-only target at one fixed scale; see `janggun net loss --help`)."
+)]
 pub struct TrainArgs {
     /// Data files (`janggun datagen` output).
     #[arg(required = true)]
@@ -138,19 +148,37 @@ pub struct TrainArgs {
     /// Held-out data (default: every 20th block of 1024 records).
     #[arg(long)]
     pub val: Option<PathBuf>,
+    /// Hidden units per perspective (a multiple of 16, at most 2048).
     #[arg(long, default_value_t = crate::nnue::layout::DEFAULT_HIDDEN)]
     pub hidden: usize,
+    /// Hidden activation: crelu (clipped ReLU) or screlu (squared clipped
+    /// ReLU; its output weights are clipped to what the integer path holds
+    /// without overflow: 2.0 up to 128 hidden units, 1.0 at 256, halving
+    /// with each doubling above).
+    #[arg(long, default_value_t = Activation::CRelu)]
+    pub activation: Activation,
+    /// Output buckets by material, each crossed with the side to move: the
+    /// pieces other than the generals, n (0..=30), pick bucket n * N / 31
+    /// (8 buckets: n / 4). 1 to 16; 1 is the single row per side of the
+    /// version 1 nets.
+    #[arg(long, default_value_t = 1)]
+    pub buckets: usize,
+    /// Passes over the training data.
     #[arg(long, default_value_t = 10)]
     pub epochs: u32,
+    /// Positions per optimiser step.
     #[arg(long, default_value_t = 1024)]
     pub batch: usize,
-    /// Peak learning rate (cosine decay to 5% of it).
+    /// Peak learning rate (cosine decay to --lr-floor times it).
     #[arg(long, default_value_t = 0.002)]
     pub lr: f32,
+    /// Where the cosine decay ends, as a fraction of --lr (0 to 1; e.g. 0.01).
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_floor: f32,
     /// AdamW's decoupled weight decay.
     #[arg(long, default_value_t = 0.0)]
     pub weight_decay: f32,
-    /// Weight of the game result in the target (the rest: the score).
+    /// Weight of the game result in the target (the rest: the score), 0 to 1.
     #[arg(long, default_value_t = 0.3)]
     pub wdl: f32,
     /// Centipawns per unit of the net's output (default: fitted).
@@ -164,7 +192,8 @@ pub struct TrainArgs {
     /// Directory for checkpoints and the exported net.
     #[arg(long, default_value = "target/nnue")]
     pub out_dir: PathBuf,
-    /// Continue from a checkpoint (same --epochs, --hidden and data).
+    /// Continue from a checkpoint (same --epochs, --hidden, --activation,
+    /// --buckets and data).
     #[arg(long)]
     pub resume: Option<PathBuf>,
     /// Worker threads (default: all cores).
@@ -208,9 +237,12 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     let filter = args.filter();
     let opts = trainer::TrainConfig {
         hidden: args.hidden,
+        activation: args.activation,
+        buckets: args.buckets,
         epochs: args.epochs,
         batch: args.batch,
         lr: args.lr,
+        lr_floor: args.lr_floor,
         weight_decay: args.weight_decay,
         wdl: args.wdl,
         scale: args.scale,

@@ -22,6 +22,7 @@ pub fn input(s: &Sample, mirrored: bool, scale: f32, wdl: f32) -> Input {
         us,
         them,
         stm: s.stm.index(),
+        pieces: s.pieces.len() as u32,
         target: wdl * result + (1.0 - wdl) * score,
     }
 }
@@ -75,7 +76,7 @@ pub fn gradient(model: &Model, batch: &[Input], grads: &mut [Vec<f32>], total: &
         .zip(ranges.into_par_iter())
         .map(|(g, r)| {
             g.iter_mut().for_each(|v| *v = 0.0);
-            let mut s = Scratch::new(model.hidden);
+            let mut s = Scratch::new(model.hidden());
             batch[r]
                 .iter()
                 .map(|x| model.backward(x, &mut s, g) as f64)
@@ -104,7 +105,7 @@ pub fn mean_loss(model: &Model, inputs: &[Input]) -> f64 {
     let parts: Vec<f64> = inputs
         .par_chunks(1024)
         .map(|c| {
-            let mut s = Scratch::new(model.hidden);
+            let mut s = Scratch::new(model.hidden());
             c.iter()
                 .map(|x| {
                     let d = sigmoid(model.forward(x, &mut s)) - x.target;

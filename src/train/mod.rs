@@ -1,15 +1,17 @@
 //! Training the NNUE, a leaf above the search: the data format, self-play
-//! data generation, the float trainer and the command lines of
-//! `janggun datagen` and `janggun train`. Inference (`crate::nnue`) knows
-//! nothing of this module; the net's parameter layout both share is
-//! `crate::nnue::layout`.
+//! data generation, the float trainer, the gate metric and the command
+//! lines of `janggun datagen`, `janggun train` and `janggun net`.
+//! Inference (`crate::nnue`) knows nothing of this module; the net's
+//! parameter layout both share is `crate::nnue::layout`.
 
 pub mod checkpoint;
 pub mod cli;
 pub mod data;
 pub mod datagen;
+pub mod gate;
 pub mod load;
 pub mod model;
+pub mod net_cli;
 pub mod optim;
 pub mod record;
 pub mod stats;

@@ -1,16 +1,19 @@
 //! The float network the trainer fits: the same shape as `nnue::Network`
-//! (feature transformer shared by both perspectives, clipped ReLU to
-//! `[0, 1]`, two output weight sets chosen by the side to move), with all
-//! parameters in one flat vector, the blocks of `nnue::layout` in their
-//! file order, so that the optimiser and checkpoints see one array.
+//! (feature transformer shared by both perspectives, CReLU or SCReLU on
+//! `[0, 1]`, output weight sets chosen by the side to move and the
+//! material bucket), with all parameters in one flat vector, the blocks of
+//! `nnue::layout` in their file order, so that the optimiser and
+//! checkpoints see one array.
 
-use crate::nnue::layout::{self, Block, Header, QA, QB};
+use crate::nnue::buckets;
+use crate::nnue::layout::{self, Activation, Arch, Block, Header, QA, QB};
 use crate::nnue::net::Network;
 use crate::util::rng::Rng;
 
 /// Feature weights stay where `QA` times them fits an i16 sum of 33 rows.
 pub const FT_CLIP: f32 = 1.98;
-/// Output weights stay where `QB` times them is small.
+/// CReLU's output weights stay where `QB` times them is small (SCReLU's
+/// limit is tighter and depends on the hidden size: [`Model::out_clip`]).
 pub const OUT_CLIP: f32 = 8.0;
 
 /// One training position as the net sees it.
@@ -21,13 +24,15 @@ pub struct Input {
     pub them: Vec<u16>,
     /// 0 Cho, 1 Han.
     pub stm: usize,
+    /// Pieces on the board, generals included (the bucket's measure).
+    pub pieces: u32,
     /// The blended target in `[0, 1]`.
     pub target: f32,
 }
 
 #[derive(Clone, Debug)]
 pub struct Model {
-    pub hidden: usize,
+    pub arch: Arch,
     pub params: Vec<f32>,
 }
 
@@ -51,38 +56,78 @@ pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// The activation of accumulator value `x`.
+#[inline]
+fn act(a: Activation, x: f32) -> f32 {
+    let c = x.clamp(0.0, 1.0);
+    match a {
+        Activation::CRelu => c,
+        Activation::SCRelu => c * c,
+    }
+}
+
+/// Its derivative (zero at and beyond the clipping points).
+#[inline]
+fn act_grad(a: Activation, x: f32) -> f32 {
+    if x <= 0.0 || x >= 1.0 {
+        return 0.0;
+    }
+    match a {
+        Activation::CRelu => 1.0,
+        Activation::SCRelu => 2.0 * x,
+    }
+}
+
 impl Model {
-    pub fn len_for(hidden: usize) -> usize {
-        layout::params(hidden)
+    pub fn len_for(arch: &Arch) -> usize {
+        layout::params(arch)
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.arch.hidden
     }
 
     fn ft_bias_at(&self) -> usize {
-        Block::FtBias.range(self.hidden).start
+        Block::FtBias.range(&self.arch).start
     }
 
     pub(crate) fn out_at(&self) -> usize {
-        Block::OutWeights.range(self.hidden).start
+        Block::OutWeights.range(&self.arch).start
     }
 
     fn out_bias_at(&self) -> usize {
-        Block::OutBias.range(self.hidden).start
+        Block::OutBias.range(&self.arch).start
     }
 
-    /// The output weights for side to move `stm`, as indices into `params`.
-    fn out_row(&self, stm: usize) -> std::ops::Range<usize> {
-        let r = layout::out_row(stm, self.hidden);
+    /// The output row `x` is evaluated with ([`Arch::row_index`]).
+    pub fn row_of(&self, x: &Input) -> usize {
+        let bucket = buckets::bucket(x.pieces, self.arch.buckets);
+        self.arch.row_index(x.stm, bucket)
+    }
+
+    /// Output row `row`'s weights, as indices into `params`.
+    fn out_row(&self, row: usize) -> std::ops::Range<usize> {
+        let r = layout::out_row(row, self.hidden());
         self.out_at() + r.start..self.out_at() + r.end
     }
 
+    /// The largest |output weight| in float units: what quantises to at
+    /// most [`layout::out_weight_limit`], so that an exported net always
+    /// passes the loader's overflow check.
+    pub fn out_clip(arch: &Arch) -> f32 {
+        let lim = layout::out_weight_limit(arch, QA) as f32 / QB as f32;
+        lim.min(OUT_CLIP)
+    }
+
     /// Small random weights, fixed by `seed`.
-    pub fn new(hidden: usize, seed: u64) -> Model {
+    pub fn new(arch: Arch, seed: u64) -> Model {
         let mut rng = Rng::stream(seed, 0x5EED);
         let mut m = Model {
-            hidden,
-            params: vec![0.0; Model::len_for(hidden)],
+            arch,
+            params: vec![0.0; Model::len_for(&arch)],
         };
         let (fb, oa, ob) = (m.ft_bias_at(), m.out_at(), m.out_bias_at());
-        let out_range = 1.0 / (2.0 * hidden as f32).sqrt();
+        let out_range = (1.0 / (2.0 * arch.hidden as f32).sqrt()).min(Model::out_clip(&arch));
         for (i, p) in m.params.iter_mut().enumerate() {
             *p = if i < fb {
                 (rng.unit() * 2.0 - 1.0) * 0.1
@@ -99,7 +144,7 @@ impl Model {
 
     /// Builds both accumulators (before the activation) into `s`.
     pub(crate) fn accumulate(&self, x: &Input, s: &mut Scratch) {
-        let h = self.hidden;
+        let h = self.hidden();
         let bias = &self.params[self.ft_bias_at()..self.ft_bias_at() + h];
         for (acc, feats) in [(&mut s.us, &x.us), (&mut s.them, &x.them)] {
             acc.copy_from_slice(bias);
@@ -115,11 +160,13 @@ impl Model {
     /// The raw output (in units of the fitted scale).
     pub fn forward(&self, x: &Input, s: &mut Scratch) -> f32 {
         self.accumulate(x, s);
-        let h = self.hidden;
-        let w = &self.params[self.out_row(x.stm)];
-        let mut y = self.params[self.out_bias_at() + x.stm];
+        let h = self.hidden();
+        let a = self.arch.activation;
+        let row = self.row_of(x);
+        let w = &self.params[self.out_row(row)];
+        let mut y = self.params[self.out_bias_at() + row];
         for i in 0..h {
-            y += s.us[i].clamp(0.0, 1.0) * w[i] + s.them[i].clamp(0.0, 1.0) * w[h + i];
+            y += act(a, s.us[i]) * w[i] + act(a, s.them[i]) * w[h + i];
         }
         y
     }
@@ -131,24 +178,18 @@ impl Model {
         let p = sigmoid(y);
         let err = p - x.target;
         let g = 2.0 * err * p * (1.0 - p);
-        let h = self.hidden;
-        let oa = self.out_row(x.stm).start;
-        grad[self.out_bias_at() + x.stm] += g;
+        let h = self.hidden();
+        let a = self.arch.activation;
+        let row = self.row_of(x);
+        let oa = self.out_row(row).start;
+        grad[self.out_bias_at() + row] += g;
         // The accumulators become their own gradients, in place.
         for i in 0..h {
             let (u, t) = (s.us[i], s.them[i]);
-            grad[oa + i] += g * u.clamp(0.0, 1.0);
-            grad[oa + h + i] += g * t.clamp(0.0, 1.0);
-            s.us[i] = if u > 0.0 && u < 1.0 {
-                g * self.params[oa + i]
-            } else {
-                0.0
-            };
-            s.them[i] = if t > 0.0 && t < 1.0 {
-                g * self.params[oa + h + i]
-            } else {
-                0.0
-            };
+            grad[oa + i] += g * act(a, u);
+            grad[oa + h + i] += g * act(a, t);
+            s.us[i] = g * self.params[oa + i] * act_grad(a, u);
+            s.them[i] = g * self.params[oa + h + i] * act_grad(a, t);
         }
         let fb = self.ft_bias_at();
         for i in 0..h {
@@ -165,35 +206,41 @@ impl Model {
         err * err
     }
 
-    /// Keeps weights where the quantised net can represent them.
+    /// Keeps weights where the quantised net can represent them, and the
+    /// output weights where the integer output cannot overflow.
     pub fn clip(&mut self) {
         let oa = self.out_at();
         let ob = self.out_bias_at();
+        let out = Model::out_clip(&self.arch);
         for p in &mut self.params[..oa] {
             *p = p.clamp(-FT_CLIP, FT_CLIP);
         }
         for p in &mut self.params[oa..ob] {
-            *p = p.clamp(-OUT_CLIP, OUT_CLIP);
+            *p = p.clamp(-out, out);
         }
     }
 
     /// The quantised network: centipawns = output * `scale`. Every block
     /// is rounded on its own scale (`nnue::layout`) and clamped to what the
-    /// file stores; the net is checked as the loader checks it.
+    /// file stores (the output weights to the overflow limit); the net is
+    /// checked as the loader checks it, and written as the oldest format
+    /// version that holds its architecture.
     pub fn quantise(&self, scale: f32) -> Result<Network, String> {
         super::trainer::check_scale(scale)?;
         if let Some(i) = self.params.iter().position(|p| !p.is_finite()) {
             return Err(format!("parameter {i} is not finite; no net written"));
         }
-        let head = Header {
-            hidden: self.hidden,
-            qa: QA,
-            qb: QB,
-            scale: scale.round().max(1.0) as i32,
-        };
+        let head = Header::new(self.arch, QA, QB, scale.round().max(1.0) as i32);
+        let out_lim = layout::out_weight_limit(&self.arch, QA) as f32;
+        // In f32, as the nets before SCReLU were made (every scale, QA^2 *
+        // QB included, is exact in f32), so that they come out the same.
         let blocks = Block::ORDER.map(|b| {
-            let (q, lim) = (b.scale(QA, QB) as f32, b.limit() as f32);
-            self.params[b.range(self.hidden)]
+            let q = b.scale(QA, QB, self.arch.activation) as f32;
+            let lim = match b {
+                Block::OutWeights => out_lim,
+                _ => b.limit() as f32,
+            };
+            self.params[b.range(&self.arch)]
                 .iter()
                 .map(|&v| (v * q).round().clamp(-lim, lim) as i32)
                 .collect()

@@ -3,6 +3,7 @@ use super::model::{self, Input, Model};
 use super::record::Sample;
 use super::trainer::{fit, quantisation_error, TrainConfig};
 use crate::board::{Color, Piece, PieceKind, Square, NUM_SQUARES};
+use crate::nnue::layout::{Activation, Arch};
 use crate::util::rng::Rng;
 use model::{sigmoid, Scratch};
 
@@ -66,7 +67,7 @@ fn synthetic(n: usize, seed: u64) -> Vec<Sample> {
 }
 
 fn loss_of(m: &Model, xs: &[Input]) -> f64 {
-    let mut s = Scratch::new(m.hidden);
+    let mut s = Scratch::new(m.hidden());
     xs.iter()
         .map(|x| {
             let d = (sigmoid(m.forward(x, &mut s)) - x.target) as f64;
@@ -75,67 +76,109 @@ fn loss_of(m: &Model, xs: &[Input]) -> f64 {
         .sum()
 }
 
+/// Every architecture the trainer offers, small: both activations, with
+/// and without buckets.
+fn archs(hidden: usize) -> Vec<Arch> {
+    let mut v = Vec::new();
+    for activation in Activation::ALL {
+        for buckets in [1, 4] {
+            v.push(Arch {
+                hidden,
+                activation,
+                buckets,
+            });
+        }
+    }
+    v
+}
+
+fn config(arch: Arch) -> TrainConfig {
+    TrainConfig {
+        hidden: arch.hidden,
+        activation: arch.activation,
+        buckets: arch.buckets,
+        epochs: 12,
+        batch: 256,
+        lr: 0.01,
+        lr_floor: 0.05,
+        weight_decay: 0.0,
+        wdl: 0.0,
+        scale: Some(100.0),
+        seed: 4,
+        mirror: true,
+        checkpoint: None,
+        resume: None,
+    }
+}
+
 #[test]
 fn gradients_match_finite_differences() {
-    let samples = synthetic(6, 3);
+    // Up to 16 pieces: buckets 0 and 1 of 4 both occur.
+    let samples = synthetic(12, 3);
     let xs: Vec<Input> = samples
         .iter()
         .map(|s| input(s, false, 100.0, 0.0))
         .collect();
-    let mut m = Model::new(8, 5);
-    // Larger output weights than at initialisation make every gradient
-    // visible at f32 precision.
-    let h = m.hidden;
-    let oa = m.out_at();
-    for (i, p) in m.params[oa..].iter_mut().enumerate() {
-        *p = ((i * 37 % 11) as f32 - 5.0) * 0.3;
-    }
-    let mut grad = vec![0f32; m.params.len()];
-    let mut s = Scratch::new(h);
-    for x in &xs {
-        m.backward(x, &mut s, &mut grad);
-    }
-    let eps = 1e-3f32;
-    let mut checked = 0;
-    let mut rng = Rng::new(9);
-    // Parameters in use: rows of active features, biases, output layer.
-    let mut candidates: Vec<usize> = xs
-        .iter()
-        .flat_map(|x| x.us.iter().chain(&x.them))
-        .flat_map(|&f| (0..h).map(move |i| f as usize * h + i))
-        .collect();
-    candidates.extend(oa - h..m.params.len());
-    for _ in 0..400 {
-        let i = candidates[rng.below(candidates.len())];
-        let orig = m.params[i];
-        m.params[i] = orig + eps;
-        let up = loss_of(&m, &xs);
-        m.params[i] = orig - eps;
-        let down = loss_of(&m, &xs);
-        m.params[i] = orig;
-        let numeric = (up - down) / (2.0 * eps as f64);
-        let analytic = grad[i] as f64;
-        // A step across a clipping kink has no derivative; skip those.
-        m.params[i] = orig + eps;
-        let above = regions(&m, &xs);
-        m.params[i] = orig - eps;
-        let below = regions(&m, &xs);
-        m.params[i] = orig;
-        if above != below {
-            continue;
+    for arch in archs(8) {
+        let mut m = Model::new(arch, 5);
+        // Larger output weights than at initialisation make every gradient
+        // visible at f32 precision.
+        let h = m.hidden();
+        let oa = m.out_at();
+        for (i, p) in m.params[oa..].iter_mut().enumerate() {
+            *p = ((i * 37 % 11) as f32 - 5.0) * 0.3;
         }
-        assert!(
-            (numeric - analytic).abs() <= 1e-4 + 0.03 * analytic.abs(),
-            "param {i}: numeric {numeric}, analytic {analytic}"
-        );
-        checked += 1;
+        let rows: std::collections::BTreeSet<usize> = xs.iter().map(|x| m.row_of(x)).collect();
+        if arch.buckets > 1 {
+            assert!(rows.len() > 2, "{arch:?}: rows {rows:?}");
+        }
+        let mut grad = vec![0f32; m.params.len()];
+        let mut s = Scratch::new(h);
+        for x in &xs {
+            m.backward(x, &mut s, &mut grad);
+        }
+        let eps = 1e-3f32;
+        let mut checked = 0;
+        let mut rng = Rng::new(9);
+        // Parameters in use: rows of active features, biases, output layer.
+        let mut candidates: Vec<usize> = xs
+            .iter()
+            .flat_map(|x| x.us.iter().chain(&x.them))
+            .flat_map(|&f| (0..h).map(move |i| f as usize * h + i))
+            .collect();
+        candidates.extend(oa - h..m.params.len());
+        for _ in 0..400 {
+            let i = candidates[rng.below(candidates.len())];
+            let orig = m.params[i];
+            m.params[i] = orig + eps;
+            let up = loss_of(&m, &xs);
+            m.params[i] = orig - eps;
+            let down = loss_of(&m, &xs);
+            m.params[i] = orig;
+            let numeric = (up - down) / (2.0 * eps as f64);
+            let analytic = grad[i] as f64;
+            // A step across a clipping kink has no derivative; skip those.
+            m.params[i] = orig + eps;
+            let above = regions(&m, &xs);
+            m.params[i] = orig - eps;
+            let below = regions(&m, &xs);
+            m.params[i] = orig;
+            if above != below {
+                continue;
+            }
+            assert!(
+                (numeric - analytic).abs() <= 1e-4 + 0.03 * analytic.abs(),
+                "{arch:?} param {i}: numeric {numeric}, analytic {analytic}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 300, "{arch:?}: only {checked} parameters checked");
     }
-    assert!(checked > 300, "only {checked} parameters checked");
 }
 
 /// Which piece of the clipped ReLU every accumulator unit is on.
 fn regions(m: &Model, xs: &[Input]) -> Vec<u8> {
-    let mut s = Scratch::new(m.hidden);
+    let mut s = Scratch::new(m.hidden());
     let mut out = Vec::new();
     for x in xs {
         m.accumulate(x, &mut s);
@@ -150,48 +193,47 @@ fn regions(m: &Model, xs: &[Input]) -> Vec<u8> {
 fn training_recovers_a_linear_function_and_quantises_faithfully() {
     let train = synthetic(12000, 1);
     let val = synthetic(1000, 2);
-    let opts = TrainConfig {
-        hidden: 16,
-        epochs: 12,
-        batch: 256,
-        lr: 0.01,
-        weight_decay: 0.0,
-        wdl: 0.0,
-        scale: Some(100.0),
-        seed: 4,
-        mirror: true,
-        checkpoint: None,
-        resume: None,
-    };
-    let mut losses = Vec::new();
-    let (m, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.val_loss)).unwrap();
-    assert_eq!(losses.len(), 12);
-    // The target's own spread, for scale: predicting the mean scores this.
-    let xs: Vec<Input> = val.iter().map(|s| input(s, false, scale, 0.0)).collect();
-    let mean = xs.iter().map(|x| x.target as f64).sum::<f64>() / xs.len() as f64;
-    let var = xs
-        .iter()
-        .map(|x| (x.target as f64 - mean).powi(2))
-        .sum::<f64>()
-        / xs.len() as f64;
-    let last = *losses.last().unwrap();
-    assert!(last < var * 0.05, "val loss {last} vs variance {var}");
-    // Centipawns: the net predicts the linear function within a few cp.
-    let mut s = Scratch::new(m.hidden);
-    let err: f64 = val
-        .iter()
-        .zip(&xs)
-        .map(|(smp, x)| (m.forward(x, &mut s) * scale - smp.score as f32).abs() as f64)
-        .sum::<f64>()
-        / val.len() as f64;
-    assert!(err < 15.0, "mean error {err} cp");
-    // Quantised against float on the held-out positions: within 2 cp on
-    // average and 8 cp at worst.
-    let (mean_q, worst_q) = quantisation_error(&m, scale, &val).unwrap();
-    assert!(
-        mean_q < 2.0 && worst_q <= 8,
-        "mean {mean_q}, worst {worst_q}"
-    );
+    for arch in archs(16) {
+        let opts = config(arch);
+        let mut losses = Vec::new();
+        let (m, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.val_loss)).unwrap();
+        assert_eq!(losses.len(), 12);
+        // The target's own spread, for scale: predicting the mean scores this.
+        let xs: Vec<Input> = val.iter().map(|s| input(s, false, scale, 0.0)).collect();
+        let mean = xs.iter().map(|x| x.target as f64).sum::<f64>() / xs.len() as f64;
+        let var = xs
+            .iter()
+            .map(|x| (x.target as f64 - mean).powi(2))
+            .sum::<f64>()
+            / xs.len() as f64;
+        let last = *losses.last().unwrap();
+        assert!(
+            last < var * 0.05,
+            "{arch:?}: val loss {last} vs variance {var}"
+        );
+        assert!(last < losses[0], "{arch:?}: {losses:?}");
+        // Centipawns: the net predicts the linear function within a few cp.
+        let mut s = Scratch::new(m.hidden());
+        let err: f64 = val
+            .iter()
+            .zip(&xs)
+            .map(|(smp, x)| (m.forward(x, &mut s) * scale - smp.score as f32).abs() as f64)
+            .sum::<f64>()
+            / val.len() as f64;
+        assert!(err < 15.0, "{arch:?}: mean error {err} cp");
+        // Quantised against float on the held-out positions: within 2 cp on
+        // average and 8 cp at worst.
+        let (mean_q, worst_q) = quantisation_error(&m, scale, &val).unwrap();
+        assert!(
+            mean_q < 2.0 && worst_q <= 8,
+            "{arch:?}: mean {mean_q}, worst {worst_q}"
+        );
+        // The exported net is of the architecture trained, in the oldest
+        // format that holds it.
+        let net = m.quantise(scale).unwrap();
+        assert_eq!(net.arch(), arch);
+        assert_eq!(net.version, arch.version());
+    }
 }
 
 #[test]
@@ -202,9 +244,12 @@ fn training_is_deterministic_and_resumes_exactly() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut opts = TrainConfig {
         hidden: 16,
+        activation: Activation::SCRelu,
+        buckets: 8,
         epochs: 3,
         batch: 128,
         lr: 0.005,
+        lr_floor: 0.01,
         weight_decay: 0.01,
         wdl: 0.5,
         scale: None,
@@ -221,10 +266,124 @@ fn training_is_deterministic_and_resumes_exactly() {
     opts.resume = Some(dir.join("epoch-2.ckpt"));
     let (d, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
     assert_eq!(a.params, d.params);
+    // A checkpoint of another architecture is refused, saying which.
+    opts.buckets = 4;
+    let e = fit(&train, &val, &opts, &mut |_| {}).err().unwrap();
+    assert!(e.contains("8 buckets") && e.contains("4"), "{e}");
+    opts.buckets = 8;
     // A different seed gives a different net.
     opts.resume = None;
     opts.seed = 12;
     let (e, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
     assert_ne!(a.params, e.params);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Positions of random games from every setup, captures preferred half
+/// the time so that all buckets are reached.
+fn game_samples(seed: u64) -> Vec<Sample> {
+    use crate::board::notation::setup_fen;
+    use crate::board::{legal_moves, MoveList, Position, RuleSet, Setup};
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for g in 0..16 {
+        let fen = setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]);
+        let mut pos = Position::from_fen(&fen, RuleSet::Janggi).unwrap();
+        for _ in 0..150 {
+            out.push(Sample::from_position(&pos, 0, 1));
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let moves = list.as_slice();
+            let caps: Vec<_> = moves
+                .iter()
+                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !caps.is_empty() && rng.below(2) == 0 {
+                *caps[rng.below(caps.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.make(m);
+        }
+    }
+    out
+}
+
+#[test]
+fn float_and_quantised_nets_agree_on_random_positions() {
+    let samples = game_samples(21);
+    for arch in archs(64) {
+        let mut m = Model::new(arch, 7);
+        // Weights of a trained net's size rather than the initial ones:
+        // accumulators spread over the whole clipping range, output weights
+        // up to the clip.
+        let mut rng = Rng::new(8);
+        let clip = Model::out_clip(&arch);
+        let (fb, oa) = (m.out_at() - arch.hidden, m.out_at());
+        let ob = m.params.len() - arch.out_rows();
+        for (i, p) in m.params.iter_mut().enumerate() {
+            let u = rng.unit() * 2.0 - 1.0;
+            *p = if i < fb {
+                u * 0.15
+            } else if i < oa {
+                0.25 + u * 0.35
+            } else if i < ob {
+                u * clip.min(1.0)
+            } else {
+                u
+            };
+        }
+        let scale = 100.0;
+        let net = m.quantise(scale).unwrap();
+        let mut s = Scratch::new(arch.hidden);
+        let spread = samples
+            .iter()
+            .map(|smp| (m.forward(&input(smp, false, scale, 0.0), &mut s) * scale).abs() as f64)
+            .sum::<f64>()
+            / samples.len() as f64;
+        let (mean, worst) = quantisation_error(&m, scale, &samples).unwrap();
+        assert!(
+            spread > 100.0,
+            "{arch:?}: evaluations too flat ({spread} cp)"
+        );
+        // The rounding of the feature weights to 1/QA alone gives about 1%
+        // of the spread on average (CReLU and SCReLU alike); twice that is
+        // a fault, as is a worst case past 8%.
+        assert!(
+            mean < 0.02 * spread && (worst as f64) < 0.08 * spread,
+            "{arch:?}: mean {mean}, worst {worst}, spread {spread}"
+        );
+        assert_eq!(net.arch(), arch);
+    }
+}
+
+#[test]
+fn trainer_and_inference_pick_the_same_bucket() {
+    // Output weights zero and each row's bias its own index: the output
+    // names the row, float and quantised alike.
+    let samples = game_samples(22);
+    for arch in archs(16) {
+        let mut m = Model::new(arch, 1);
+        let (oa, ob) = (m.out_at(), m.params.len() - arch.out_rows());
+        m.params[oa..ob].iter_mut().for_each(|p| *p = 0.0);
+        for r in 0..arch.out_rows() {
+            m.params[ob + r] = r as f32;
+        }
+        let net = m.quantise(100.0).unwrap();
+        let mut s = Scratch::new(arch.hidden);
+        let mut rows = std::collections::BTreeSet::new();
+        for smp in &samples {
+            let x = input(smp, false, 100.0, 0.0);
+            let row = m.forward(&x, &mut s).round() as usize;
+            assert_eq!(row, m.row_of(&x));
+            assert_eq!(net.evaluate(&smp.placement()), 100 * row as i32);
+            let bucket = crate::nnue::buckets::bucket(smp.pieces.len() as u32, arch.buckets);
+            assert_eq!(row, arch.row_index(smp.stm.index(), bucket));
+            rows.insert(row);
+        }
+        assert_eq!(rows.len(), arch.out_rows(), "{arch:?}: {rows:?}");
+    }
 }

@@ -10,6 +10,7 @@ use super::data::{fit_scale, gradient, input, mean_loss, CHUNKS};
 use super::model::{self, Input, Model};
 use super::optim::{cosine, AdamW};
 use super::record::Sample;
+use crate::nnue::layout::{Activation, Arch};
 use crate::util::rng::Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -18,9 +19,14 @@ use std::time::Instant;
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub hidden: usize,
+    pub activation: Activation,
+    /// Output buckets by material (`nnue::buckets`); 1 for none.
+    pub buckets: usize,
     pub epochs: u32,
     pub batch: usize,
     pub lr: f32,
+    /// The cosine schedule ends at `lr * lr_floor`.
+    pub lr_floor: f32,
     pub weight_decay: f32,
     pub wdl: f32,
     /// `None`: fitted to the training data.
@@ -58,12 +64,21 @@ fn check_range(name: &str, value: f32, lo: f32, hi: f32, open_lo: bool) -> Resul
 }
 
 impl TrainConfig {
+    pub fn arch(&self) -> Arch {
+        Arch {
+            hidden: self.hidden,
+            activation: self.activation,
+            buckets: self.buckets,
+        }
+    }
+
     /// Every setting checked before any work, each error naming its
     /// option: a NaN or an infinity would train a net of NaN, which
     /// exports as zeros, and a scale out of the loader's range exports a
     /// net `EvalFile` refuses.
     pub fn validate(&self) -> Result<(), String> {
         crate::nnue::layout::check_hidden(self.hidden).map_err(|e| format!("--hidden: {e}"))?;
+        crate::nnue::layout::check_buckets(self.buckets).map_err(|e| format!("--buckets: {e}"))?;
         if !(1..=MAX_EPOCHS).contains(&self.epochs) {
             return Err(format!(
                 "--epochs {} (must be 1 to {MAX_EPOCHS})",
@@ -74,6 +89,7 @@ impl TrainConfig {
             return Err(format!("--batch {} (must be 1 to {MAX_BATCH})", self.batch));
         }
         check_range("lr", self.lr, 0.0, 1.0, true)?;
+        check_range("lr-floor", self.lr_floor, 0.0, 1.0, false)?;
         check_range("weight-decay", self.weight_decay, 0.0, 1.0, false)?;
         check_range("wdl", self.wdl, 0.0, 1.0, false)?;
         if let Some(s) = self.scale {
@@ -107,16 +123,17 @@ pub fn fit(
     let (mut model, mut adam, first_epoch, scale) = match &opts.resume {
         Some(p) => {
             let c = checkpoint::load(p, opts.weight_decay)?;
-            if c.model.hidden != opts.hidden {
+            if c.model.arch != opts.arch() {
+                let (a, b) = (c.model.arch, opts.arch());
                 return Err(format!(
-                    "checkpoint has hidden size {}, not {}",
-                    c.model.hidden, opts.hidden
+                    "checkpoint has hidden size {}, {}, {} buckets; not {}, {}, {}",
+                    a.hidden, a.activation, a.buckets, b.hidden, b.activation, b.buckets
                 ));
             }
             (c.model, c.adam, c.epochs_done, c.scale)
         }
         None => {
-            let model = Model::new(opts.hidden, opts.seed);
+            let model = Model::new(opts.arch(), opts.seed);
             let adam = AdamW::new(model.params.len(), opts.weight_decay);
             let scale = opts.scale.unwrap_or_else(|| fit_scale(train));
             (model, adam, 0, scale)
@@ -152,7 +169,7 @@ pub fn fit(
             loss_sum += gradient(&model, &inputs, &mut grads, &mut total);
             let inv = 1.0 / inputs.len() as f32;
             total.par_iter_mut().for_each(|g| *g *= inv);
-            lr = cosine(opts.lr, adam.t, total_steps, 0.05);
+            lr = cosine(opts.lr, adam.t, total_steps, opts.lr_floor);
             adam.step(&mut model.params, &total, lr);
             model.clip();
         }
@@ -225,7 +242,7 @@ pub fn quantisation_error(
     samples: &[Sample],
 ) -> Result<(f64, i32), String> {
     let net = model.quantise(scale)?;
-    let mut s = model::Scratch::new(model.hidden);
+    let mut s = model::Scratch::new(model.hidden());
     let (mut sum, mut worst) = (0.0, 0);
     for smp in samples {
         let x = input(smp, false, scale, 0.0);
