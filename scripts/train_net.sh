@@ -10,7 +10,7 @@
 #         the held-out loss rises after the second), --wdl 0.1, seed 1;
 #         the last line printed is the net's path.
 #
-#   scripts/lab/train_net.sh [janggun binary]
+#   scripts/train_net.sh [janggun binary]
 #
 # Each shard is capped at the record count the shipped net was trained on.
 # A shard made with one thread is the same file for the same seed (a prefix
@@ -20,7 +20,8 @@
 # ran: those files cannot be made again byte for byte; the default here, one
 # thread a shard, gives the same counts of other games of the same kind.
 # On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
-# on the files already in $DATA.
+# on the files already in $DATA. A run resumes: a shard whose file already
+# holds its full count of records is kept, any other is made again.
 #
 # The shipped net's data and training predate data format version 2: the
 # shards are written as version 1 with no opening check and no adjudication,
@@ -48,7 +49,13 @@ run_shards() { # generation, shards, extra datagen arguments...
     n=0
     for s in $shards; do
         seed=${s%%:*} count=${s##*:}
-        rm -f "$DATA/${gen}_seed$seed.bin"
+        f="$DATA/${gen}_seed$seed.bin"
+        # Version 1 files: a 32-byte header and 32-byte records.
+        if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 32 * count)) ]; then
+            echo "train_net: $f complete, kept" >&2
+            continue
+        fi
+        rm -f "$f"
         "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" \
             --positions "$count" --out "$DATA/${gen}_seed$seed.bin" --progress 60 \
             --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
@@ -59,6 +66,12 @@ run_shards() { # generation, shards, extra datagen arguments...
     wait
 }
 
+if [ "$GEN1_THREADS" != 4 ]; then
+    echo "train_net: the gen1 shards of the shipped net were made with 4 threads a shard;" \
+        "their games finished in the order the threads ran, so they cannot be made again" \
+        "byte for byte: these, with $GEN1_THREADS thread(s), are other games of the same kind" \
+        "(gen0 is reproduced record for record)" >&2
+fi
 if [ "${SKIP_DATA:-0}" != 1 ]; then
     run_shards gen0 "$GEN0" --threads 1
     run_shards gen1 "$GEN1" --threads "$GEN1_THREADS" --nnue "$GEN1_NET"
