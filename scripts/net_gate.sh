@@ -1,0 +1,66 @@
+#!/bin/sh
+# The gate a new net passes before it ships, in three steps, each resumable:
+#
+#   1. loss   the gate metric (`janggun net loss`) of the candidate and of the
+#             shipped net on the held-out file, which is made once and never
+#             changes: one thread, seed 7001, 5000 nodes a move with the
+#             shipped net, 20000 positions (so a new machine makes the same
+#             file byte for byte; about 15 minutes on one core);
+#   2. sprt   candidate against the shipped net, same binary, 5000 nodes a
+#             move, `--sprt elo0=0 elo1=10` (pentanomial), 8 random plies;
+#   3. clock  400 games at 1 s + 0.1 s (the figure: at least +60 Elo,
+#             no time losses), or STAGE_TC/STAGE_GAMES for the 10+0.1
+#             confirmation.
+#
+#   scripts/net_gate.sh CANDIDATE.jnn [loss|sprt|clock|all]
+#   BIN=target/release/janggun BASE=nets/nn-abc4e3e48b16.jnn OUT=target/gate scripts/net_gate.sh ...
+#
+# Each match writes OUT/<candidate>-<step>.{pgn,json,log}; running the same
+# step again continues it (`--resume`).
+set -eu
+CAND=${1:?candidate net}
+STEP=${2:-all}
+BIN=${BIN:-target/release/janggun}
+BASE=${BASE:-nets/nn-abc4e3e48b16.jnn}
+OUT=${OUT:-target/gate}
+HELDOUT=${HELDOUT:-$OUT/heldout-seed7001.bin}
+STAGE_TC=${STAGE_TC:-1+0.1}
+STAGE_GAMES=${STAGE_GAMES:-400}
+mkdir -p "$OUT"
+name=$(basename "$CAND" .jnn)
+
+match() { # step, match arguments...
+    step=$1
+    shift
+    out="$OUT/$name-$step"
+    resume=
+    [ -s "$out.pgn" ] && resume=--resume
+    # shellcheck disable=SC2086 # $resume is empty or one flag
+    "$BIN" match --engine name=candidate cmd="$BIN" option.EvalFile="$CAND" option.Hash=64 \
+        --engine name=shipped cmd="$BIN" option.EvalFile="$BASE" option.Hash=64 \
+        --random-plies 8 --concurrency "${CONCURRENCY:-2}" \
+        --pgn "$out.pgn" --json "$out.json" $resume "$@" | tee -a "$out.log" | tail -n 12
+}
+
+if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
+    want=${HELDOUT_POSITIONS:-20000}
+    if [ ! -f "$HELDOUT.done" ]; then
+        rm -f "$HELDOUT"
+        # Every datagen setting spelt out, so a later default cannot change
+        # the file.
+        "$BIN" datagen --nnue "$BASE" --threads 1 --seed 7001 --nodes 5000 \
+            --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
+            --adjudicate-cp 1000 --adjudicate-plies 4 \
+            --positions "$want" --out "$HELDOUT" --progress 60
+        touch "$HELDOUT.done"
+    fi
+    for net in "$BASE" "$CAND"; do
+        "$BIN" net loss "$net" "$HELDOUT"
+    done
+fi
+if [ "$STEP" = sprt ] || [ "$STEP" = all ]; then
+    match sprt --games 20000 --nodes 5000 --sprt elo0=0 elo1=10 alpha=0.05 beta=0.1
+fi
+if [ "$STEP" = clock ] || [ "$STEP" = all ]; then
+    match "clock-$STAGE_TC" --games "$STAGE_GAMES" --tc "$STAGE_TC"
+fi
