@@ -118,27 +118,29 @@ fn net_with_row0(arch: Arch, w: i32) -> Vec<u8> {
     bytes
 }
 
+/// An untrained SCReLU net with 8 buckets written into `dir`: its path.
+fn random_screlu_net(dir: &Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "net",
+        "random",
+        "--out-dir",
+        ".",
+        "--activation",
+        "screlu",
+        "--buckets",
+        "8",
+    ];
+    args.extend_from_slice(extra);
+    let (ok, path, err) = run(dir, &args);
+    assert!(ok, "{err}");
+    path.trim().to_string()
+}
+
 #[test]
 fn eval_file_takes_both_versions_and_refuses_hostile_nets_keeping_the_last() {
     let dir = scratch("evalfile");
     let old = shipped("nn-c7f2d971be0b.jnn").display().to_string();
-    let (ok, new, err) = run(
-        &dir,
-        &[
-            "net",
-            "random",
-            "--out-dir",
-            ".",
-            "--activation",
-            "screlu",
-            "--buckets",
-            "8",
-            "--hidden",
-            "32",
-        ],
-    );
-    assert!(ok, "{err}");
-    let new = new.trim().to_string();
+    let new = random_screlu_net(&dir, &["--hidden", "32"]);
     let screlu = Arch {
         hidden: 32,
         activation: Activation::SCRelu,
@@ -215,33 +217,17 @@ fn net_info_prints_the_header() {
     // The embedded net by its name, no file needed.
     let (ok, by_name, _) = run(&dir, &["net", "info", "nn-abc4e3e48b16.jnn"]);
     assert!(ok && by_name == out, "{by_name}");
-    let (ok, path, err) = run(
-        &dir,
-        &[
-            "net",
-            "random",
-            "--out-dir",
-            ".",
-            "--activation",
-            "screlu",
-            "--buckets",
-            "8",
-        ],
-    );
-    assert!(ok, "{err}");
-    let (ok, out, _) = run(&dir, &["net", "info", path.trim()]);
+    let path = random_screlu_net(&dir, &[]);
+    let (ok, out, _) = run(&dir, &["net", "info", &path]);
     assert!(ok);
     for want in ["version 2", "hidden 256", "activation screlu", "buckets 8"] {
         assert!(out.lines().any(|l| l == want), "{want}: {out}");
     }
-    let name = Path::new(path.trim())
-        .file_name()
-        .unwrap()
-        .to_string_lossy();
+    let name = Path::new(&path).file_name().unwrap().to_string_lossy();
     assert!(out.lines().any(|l| l == format!("name {name}")), "{out}");
     // A random net searches: bench with it runs and differs from the
     // embedded net's count.
-    let (ok, bench, err) = run(&dir, &["bench", "5", "--net", path.trim()]);
+    let (ok, bench, err) = run(&dir, &["bench", "5", "--net", &path]);
     assert!(ok && bench.contains("Bench: "), "{err}");
     let (_, bench0, _) = run(&dir, &["bench", "5"]);
     let last = |s: &str| s.lines().last().unwrap_or("").to_string();

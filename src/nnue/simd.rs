@@ -55,7 +55,7 @@ pub fn output(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     if has_avx2() && us.len().is_multiple_of(16) {
         // SAFETY: AVX2 was detected just above; `output_avx2` checks the
         // slice lengths before reading.
-        return unsafe { output_avx2(us, them, w, qa) };
+        return unsafe { output_avx2::<false>(us, them, w, qa) };
     }
     output_scalar(us, them, w, qa)
 }
@@ -82,9 +82,9 @@ pub fn output_scalar(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
 pub fn output_screlu(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     #[cfg(target_arch = "x86_64")]
     if has_avx2() && us.len().is_multiple_of(16) {
-        // SAFETY: AVX2 was detected just above; `output_screlu_avx2` checks
+        // SAFETY: AVX2 was detected just above; `output_avx2` checks
         // the slice lengths before reading.
-        return unsafe { output_screlu_avx2(us, them, w, qa) };
+        return unsafe { output_avx2::<true>(us, them, w, qa) };
     }
     output_screlu_scalar(us, them, w, qa)
 }
@@ -132,13 +132,19 @@ unsafe fn update_avx2(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i
     }
 }
 
+/// Both output layers in AVX2: `SQUARE` picks SCReLU (`v * v * w`) over
+/// CReLU (`v * w`); it is a constant, so each gets its own loop.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn output_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
+unsafe fn output_avx2<const SQUARE: bool>(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
     use std::arch::x86_64::*;
     let n = us.len();
     if them.len() != n || w.len() != 2 * n {
-        return output_scalar(us, them, w, qa);
+        return if SQUARE {
+            output_screlu_scalar(us, them, w, qa)
+        } else {
+            output_scalar(us, them, w, qa)
+        };
     }
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(qa);
@@ -154,46 +160,21 @@ unsafe fn output_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
             let wb = _mm256_loadu_si256(w.as_ptr().add(n + i) as *const __m256i);
             let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
             let b = _mm256_min_epi16(_mm256_max_epi16(b, zero), top);
-            // Products fit in i32 (|a| <= 1024, |w| <= 32767); madd sums
-            // neighbouring pairs, which the scalar path does too, modulo 2^32.
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, wa));
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(b, wb));
-        }
-    }
-    let lo = _mm256_castsi256_si128(sum);
-    let hi = _mm256_extracti128_si256(sum, 1);
-    let s = _mm_add_epi32(lo, hi);
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
-    _mm_cvtsi128_si32(s)
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn output_screlu_avx2(us: &[i16], them: &[i16], w: &[i16], qa: i16) -> i32 {
-    use std::arch::x86_64::*;
-    let n = us.len();
-    if them.len() != n || w.len() != 2 * n {
-        return output_screlu_scalar(us, them, w, qa);
-    }
-    let zero = _mm256_setzero_si256();
-    let top = _mm256_set1_epi16(qa);
-    let mut sum = zero;
-    for i in (0..n).step_by(16) {
-        // SAFETY: `us` and `them` are `n` long and `w` is `2n` long
-        // (checked above), `n` is a multiple of 16, so every load is in
-        // bounds; loadu needs no alignment.
-        unsafe {
-            let a = _mm256_loadu_si256(us.as_ptr().add(i) as *const __m256i);
-            let b = _mm256_loadu_si256(them.as_ptr().add(i) as *const __m256i);
-            let wa = _mm256_loadu_si256(w.as_ptr().add(i) as *const __m256i);
-            let wb = _mm256_loadu_si256(w.as_ptr().add(n + i) as *const __m256i);
-            let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
-            let b = _mm256_min_epi16(_mm256_max_epi16(b, zero), top);
-            // v * w in 16 bits (exact for admitted weights), then madd by
-            // v: v * v * w summed in neighbouring pairs into i32 lanes.
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(a, wa), a));
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_mullo_epi16(b, wb), b));
+            let (pa, pb) = if SQUARE {
+                // v * w in 16 bits (exact for admitted weights), then madd
+                // by v: v * v * w summed in neighbouring pairs into i32.
+                (
+                    _mm256_madd_epi16(_mm256_mullo_epi16(a, wa), a),
+                    _mm256_madd_epi16(_mm256_mullo_epi16(b, wb), b),
+                )
+            } else {
+                // Products fit in i32 (|a| <= 1024, |w| <= 32767); madd sums
+                // neighbouring pairs, which the scalar path does too, modulo
+                // 2^32.
+                (_mm256_madd_epi16(a, wa), _mm256_madd_epi16(b, wb))
+            };
+            sum = _mm256_add_epi32(sum, pa);
+            sum = _mm256_add_epi32(sum, pb);
         }
     }
     let lo = _mm256_castsi256_si128(sum);
