@@ -1,8 +1,8 @@
 #!/bin/sh
 # What each pruning feature is worth in play: the full engine against the
 # same engine with that one feature switched off (UCI option `Ablate`),
-# GAMES games each at TC, concurrency 2. With the defaults (7 features x 72
-# games at 1s+0.1s) it is also a 504-game run at 1s+0.1s in which both
+# GAMES games each at TC, concurrency 2. With the defaults (9 features x 72
+# games at 1s+0.1s) it is also a 648-game run at 1s+0.1s in which both
 # sides are Janggun, so every game tests its time management; the timing
 # margin is 0 ms, so any overstep is a loss on time.
 #
@@ -13,7 +13,7 @@ BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-72}
 TC=${TC:-1+0.1}
 OUT=${OUT:-ablation}
-FEATURES=${FEATURES:-"nullmove rfp futility lmp lmr iir histprune probcut"}
+FEATURES=${FEATURES:-"nullmove rfp futility lmp lmr iir histprune probcut see"}
 mkdir -p "$OUT"
 for f in $FEATURES; do
     echo "== without $f"

@@ -416,6 +416,8 @@ pub const OPTIONS: &[OptionDef] = &[
     margin_row!(8),
     margin_row!(9),
     margin_row!(10),
+    margin_row!(11),
+    margin_row!(12),
 ];
 
 // One row for each tunable margin: a margin added to `TUNABLES` needs its

@@ -158,12 +158,14 @@ pub enum Ablation {
     InternalIterativeReduction,
     HistoryPruning,
     ProbCut,
+    /// Exchange-test pruning of quiet moves, captures and checks.
+    SeePruning,
 }
 
 impl Ablation {
     /// Every value with its option name, in the order the option lists
     /// them: the one table `NAMES`, `ALL`, `name` and `from_name` read.
-    const TABLE: [(Ablation, &'static str); 9] = [
+    const TABLE: [(Ablation, &'static str); 10] = [
         (Ablation::None, "none"),
         (Ablation::NullMove, "nullmove"),
         (Ablation::ReverseFutility, "rfp"),
@@ -173,6 +175,7 @@ impl Ablation {
         (Ablation::InternalIterativeReduction, "iir"),
         (Ablation::HistoryPruning, "histprune"),
         (Ablation::ProbCut, "probcut"),
+        (Ablation::SeePruning, "see"),
     ];
     /// Option values, in the table's order.
     pub const NAMES: &'static [&'static str] = &{

@@ -1,6 +1,7 @@
 //! The alpha-beta search of one thread: principal variation search with
 //! quiescence, check extension, mate-distance pruning, null move (a real
-//! pass), reverse futility, futility, late move pruning and reductions.
+//! pass), reverse futility, futility, exchange-test pruning, late move
+//! pruning and reductions.
 //! Game endings are scored by the rule set: checkmate, two passes, bikjang
 //! accepted, repetition (perpetual check loses) and the move limit, which
 //! under counting rule sets are won or lost by the count, not drawn.
@@ -139,6 +140,14 @@ impl<'a> Searcher<'a> {
     #[inline]
     pub(super) fn margin(&self, i: usize) -> i32 {
         self.shared.margins.get(i)
+    }
+
+    /// How much a quiet move searched at `lmr_depth` may lose by the
+    /// exchange test before it is pruned: Stockfish 11's
+    /// (32 - min(d, 18)) * d^2 with its 32 rescaled to `SeeQuiet`.
+    #[inline]
+    fn see_quiet_margin(&self, lmr_depth: i32) -> i32 {
+        self.margin(m::SEE_QUIET) * (32 - lmr_depth.min(18)) * lmr_depth * lmr_depth / 32
     }
 
     /// Whether a pruning feature is on (all are, unless one is ablated).
@@ -404,12 +413,34 @@ impl<'a> Searcher<'a> {
                 let unpromising = lmr_depth < 3
                     && self.uses(Ablation::HistoryPruning)
                     && self.hist.cont_score(piece, m, prev) < 0;
-                // All of these spare checks. (Pruning by exchange value,
-                // of quiet moves and of captures, lost 100 +/- 76 Elo
-                // when measured, so it is gone.)
-                if (late || futile || unpromising) && !gives_check {
+                // A quiet move that loses more by the exchange test than a
+                // margin growing with its depth. The pass loses nothing, so
+                // this never prunes it (bikjang may hang on it).
+                let losing = || {
+                    !m.is_pass()
+                        && self.uses(Ablation::SeePruning)
+                        && !see_ge(&self.pos, m, -self.see_quiet_margin(lmr_depth))
+                };
+                // All of these spare checks, which are judged below.
+                if !gives_check && (late || futile || unpromising || losing()) {
                     continue;
                 }
+            }
+            // Captures and checks that lose more by the exchange test than
+            // a margin a ply, at shallow non-PV nodes, as in Stockfish 11
+            // and Fairy-Stockfish. (An earlier form, which pruned captures
+            // in PV nodes too and spared checks, lost 100 +/- 76 Elo in 64
+            // games: docs/RESULTS.md.)
+            if (!quiet || gives_check)
+                && !pv_node
+                && depth <= 6
+                && best > -WIN_BOUND
+                && !in_check
+                && moves_searched > 0
+                && self.uses(Ablation::SeePruning)
+                && !see_ge(&self.pos, m, -self.margin(m::SEE_CAPTURE) * depth)
+            {
+                continue;
             }
 
             // Checks that lose material are not extended: Janggi's chariots
