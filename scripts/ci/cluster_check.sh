@@ -50,6 +50,8 @@ fi
 t=$(mktemp -d /tmp/janggun-cluster.XXXXXX)
 out=$root/target/cluster-ci
 mkdir -p "$out"
+# shellcheck source=../cluster/common.sh
+source scripts/cluster/common.sh
 # shellcheck source=loopback_hosts.sh
 source scripts/ci/loopback_hosts.sh
 # shellcheck source=slurm_local.sh
@@ -81,7 +83,7 @@ ok "shards ran on both hosts: $(for s in 1 2 3 4; do printf 'seed %s on %s; ' "$
     --out "$t/local-3.bin" 2>/dev/null
 cmp "$t/local-3.bin" "$shards/seed-3.bin" || fail "seed 3 made on a host differs from seed 3 made here"
 ok "seed 3 made on $(host_of "$t/dg/data.bin.work/jobs.log" 3): byte-equal to seed 3 made here ($(stat -c %s "$t/local-3.bin") bytes)"
-records=$((($(stat -c %s "$t/dg/data.bin") - 32) / 32))
+records=$(data_records "$t/dg/data.bin")
 [ "$records" = 1200 ] || fail "merged $records records, not 1200"
 ok "merged: 1200 records = 4 shards x 300"
 before=$(cd "$shards" && sha256sum seed-[1-4].bin)
@@ -89,7 +91,7 @@ scripts/cluster/datagen.sh --hosts "$t/ssh/hosts" --seeds 1-6 --nodes 300 --posi
     --binary "$bin" --out "$t/dg/data.bin" 2>&1 | grep -v 'positions/s' | tee "$t/dg2.log"
 grep -q '4 of 6 shards already made; 2 to make' "$t/dg2.log" || fail "the restart did not keep the 4 shards"
 [ "$before" = "$(cd "$shards" && sha256sum seed-[1-4].bin)" ] || fail "the restart remade a finished shard"
-records=$((($(stat -c %s "$t/dg/data.bin") - 32) / 32))
+records=$(data_records "$t/dg/data.bin")
 [ "$records" = 1800 ] || fail "merged $records records after the restart, not 1800"
 ok "restart with seeds 1-6: shards 1-4 kept as they were, 5-6 made, 1800 records"
 
@@ -172,7 +174,7 @@ scripts/cluster/slurm/submit.sh datagen --work "$t/sdg" --seeds 1-3 --nodes 300 
 for s in 1 2 3; do
     cmp "$t/sdg/shards/seed-$s.bin" "$shards/seed-$s.bin" || fail "Slurm's seed $s differs from the ssh host's"
 done
-records=$((($(stat -c %s "$t/sdg/merged.bin") - 32) / 32))
+records=$(data_records "$t/sdg/merged.bin")
 [ "$records" = 900 ] || fail "Slurm merged $records records, not 900"
 ok "Slurm shards 1-3 byte-equal to the ssh hosts'; merged 900 records"
 

@@ -23,6 +23,19 @@ note() {
     echo "[$(date +%H:%M:%S)] $*" >&2
 }
 
+# The number of whole records in a training-data file, from its size and
+# the record size in its header (bytes 12..16: 32 for format version 1, 40
+# for version 2); nothing when the file is missing or ends in part of a
+# record.
+data_records() {
+    local size rec
+    size=$(stat -c %s "$1" 2>/dev/null) || return 0
+    rec=$(od -An -tu4 -j12 -N4 "$1" 2>/dev/null | tr -d ' ')
+    if [ -n "$rec" ] && [ "$rec" -gt 0 ] && [ $(((size - 32) % rec)) = 0 ]; then
+        echo $(((size - 32) / rec))
+    fi
+}
+
 # expand_seeds "1-4,9,12-13" -> one seed a line
 expand_seeds() {
     local part a b

@@ -72,11 +72,10 @@ check_job "$work" "datagen janggun=$(sha "$work/bin/janggun") net=$(sha "${net:+
 
 expand_seeds "$seeds" | sort -n -u >"$work/seeds"
 # A whole shard has its header and exactly `positions` records.
-whole=$((32 + 32 * positions))
 : >"$work/todo"
 while read -r s; do
     f=$work/shards/seed-$s.bin
-    if [ -f "$f" ] && [ "$(stat -c %s "$f")" = "$whole" ]; then
+    if [ "$(data_records "$f")" = "$positions" ]; then
         continue
     fi
     echo "$s" >>"$work/todo"
@@ -109,7 +108,7 @@ missing=()
 files=()
 while read -r s; do
     f=shards/seed-$s.bin
-    if [ -f "$f" ] && [ "$(stat -c %s "$f")" = "$whole" ]; then
+    if [ "$(data_records "$f")" = "$positions" ]; then
         files+=("$f")
     else
         missing+=("$s")
@@ -121,7 +120,7 @@ fi
 rm -f "$out.part"
 bin/janggun datagen merge "$out.part" "${files[@]}" 2>/dev/null
 mv "$out.part" "$out"
-records=$((($(stat -c %s "$out") - 32) / 32))
+records=$(data_records "$out")
 expected=$((total * positions))
 [ "$records" = "$expected" ] || die "$out holds $records records, not $expected"
 note "merged ${#files[@]} shards (seeds $(tr '\n' ' ' <"$work/seeds")) into $out: $records records"
