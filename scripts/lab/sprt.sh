@@ -19,21 +19,8 @@ limit=${LIMIT:---nodes 20000}
 bounds=${BOUNDS:-elo0=0 elo1=15 alpha=0.05 beta=0.1}
 concurrency=${CONCURRENCY:-2}
 root=$PWD/target/sprt
-
-build() { # commit -> path of its binary
-    local c dir
-    c=$(git rev-parse --short=12 "$1^{commit}")
-    dir=$root/$c
-    if [ ! -x "$dir/janggun" ]; then
-        rm -rf "$root/src-$c"
-        git worktree add -q --detach "$root/src-$c" "$c"
-        (cd "$root/src-$c" && CARGO_TARGET_DIR=$root/build cargo build --release -q)
-        mkdir -p "$dir"
-        cp "$root/build/release/janggun" "$dir/janggun"
-        git worktree remove --force "$root/src-$c"
-    fi
-    echo "$dir/janggun"
-}
+# shellcheck source=scripts/lab/common.sh
+. scripts/lab/common.sh
 
 dev=$(build "$dev_ref")
 base=$(build "$base_ref")

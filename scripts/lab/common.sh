@@ -1,0 +1,20 @@
+# shellcheck shell=bash
+# Sourced by the lab scripts: builds the engine of any commit once and
+# caches it, so that matches compare commits rather than working trees.
+
+root=${root:-$PWD/target/sprt}
+
+build() { # commit -> path of its binary (target/sprt/<commit>/janggun)
+    local c dir
+    c=$(git rev-parse --short=12 "$1^{commit}")
+    dir=$root/$c
+    if [ ! -x "$dir/janggun" ]; then
+        rm -rf "$root/src-$c"
+        git worktree add -q --detach "$root/src-$c" "$c"
+        (cd "$root/src-$c" && CARGO_TARGET_DIR=$root/build cargo build --release -q)
+        mkdir -p "$dir"
+        cp "$root/build/release/janggun" "$dir/janggun"
+        git worktree remove --force "$root/src-$c"
+    fi
+    echo "$dir/janggun"
+}
