@@ -13,7 +13,7 @@ use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::TranspositionTable;
+use super::tt::{TranspositionTable, TtHit};
 use super::{Ablation, Bound, Control};
 use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -99,6 +99,24 @@ fn from_tt(s: i32, ply: usize) -> i32 {
         s + ply as i32
     } else {
         s
+    }
+}
+
+/// The table's score in place of `eval` when its bound says the true
+/// value lies beyond `eval` in the score's direction (or it is exact), and
+/// it is not a mate score.
+#[inline]
+fn refined_by_table(eval: i32, t: &TtHit, ply: usize) -> i32 {
+    let s = from_tt(t.score, ply);
+    let better = match t.bound {
+        Bound::Exact => true,
+        Bound::Lower => s > eval,
+        Bound::Upper => s < eval,
+    };
+    if better && s.abs() < WIN_BOUND {
+        s
+    } else {
+        eval
     }
 }
 
@@ -292,19 +310,7 @@ impl<'a> Searcher<'a> {
         // A table score whose bound points away from the static evaluation
         // is a better estimate for the pruning decisions below.
         let eval = match tt {
-            Some(t) if !in_check => {
-                let s = from_tt(t.score, ply);
-                let better = match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > eval,
-                    Bound::Upper => s < eval,
-                };
-                if better && s.abs() < WIN_BOUND {
-                    s
-                } else {
-                    eval
-                }
-            }
+            Some(t) if !in_check => refined_by_table(eval, &t, ply),
             _ => eval,
         };
 
@@ -644,15 +650,7 @@ impl<'a> Searcher<'a> {
             // A table score bounded on the right side is a better guess at
             // what standing pat is worth than the static evaluation.
             if let Some(t) = tt {
-                let s = from_tt(t.score, ply);
-                let better = match t.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s > stand,
-                    Bound::Upper => s < stand,
-                };
-                if better && s.abs() < WIN_BOUND {
-                    stand = s;
-                }
+                stand = refined_by_table(stand, &t, ply);
             }
             best = stand;
             if self.pos.bikjang() {
