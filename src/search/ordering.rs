@@ -191,6 +191,28 @@ impl Picker {
         p
     }
 
+    /// The best move left, ties going to the earliest generated: the
+    /// remaining moves keep their generation order, so a staged picker that
+    /// generates captures and quiet moves apart hands out the same sequence.
+    pub fn pick_stable(&mut self) -> Option<(Move, i32)> {
+        let n = self.list.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let moves = self.list.as_mut_slice();
+        moves[self.next..=best].rotate_right(1);
+        self.scores[self.next..=best].rotate_right(1);
+        let out = (moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(out)
+    }
+
     pub fn pick(&mut self) -> Option<(Move, i32)> {
         let n = self.list.len();
         if self.next >= n {

@@ -389,7 +389,7 @@ impl<'a> Searcher<'a> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
 
-        while let Some((m, order)) = picker.pick() {
+        while let Some((m, order)) = picker.pick_stable() {
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
