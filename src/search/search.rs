@@ -387,6 +387,7 @@ impl<'a> Searcher<'a> {
         ); 64];
         let mut n_quiets = 0;
         let original_alpha = alpha;
+        let bikjang = self.pos.bikjang();
 
         while let Some((m, order)) = picker.next(&self.pos, self.hist) {
             let victim = capture_victim(&self.pos, m);
@@ -394,7 +395,10 @@ impl<'a> Searcher<'a> {
             let piece = moving_piece(&self.pos, m);
 
             let gives_check = self.pos.gives_check(m);
-            if quiet && best > -WIN_BOUND && !in_check && moves_searched > 0 {
+            // In bikjang the pass ends the game on the count: a result, not
+            // a quiet move to prune.
+            let ends_game = m.is_pass() && bikjang;
+            if quiet && !ends_game && best > -WIN_BOUND && !in_check && moves_searched > 0 {
                 let lmp = (self.margin(m::LMP_BASE) + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
                     && depth <= 5
@@ -631,7 +635,8 @@ impl<'a> Searcher<'a> {
         }
         let mut list = MoveList::new();
         let mut best;
-        let stand;
+        let mut stand;
+        let mut raw = 0;
         if in_check {
             legal_moves(&self.pos, &mut list);
             if list.is_empty() {
@@ -640,7 +645,21 @@ impl<'a> Searcher<'a> {
             best = -INF;
             stand = -INF;
         } else {
-            stand = tt.map_or_else(|| self.evaluate(), |t| t.eval);
+            raw = tt.map_or_else(|| self.evaluate(), |t| t.eval);
+            stand = raw;
+            // A table score bounded on the right side is a better guess at
+            // what standing pat is worth than the static evaluation.
+            if let Some(t) = tt {
+                let s = from_tt(t.score, ply);
+                let better = match t.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s > stand,
+                    Bound::Upper => s < stand,
+                };
+                if better && s.abs() < WIN_BOUND {
+                    stand = s;
+                }
+            }
             best = stand;
             if self.pos.bikjang() {
                 // The side to move may pass and accept the bikjang ending.
@@ -697,7 +716,8 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { stand };
+        // The table keeps the static evaluation, not the table-informed stand-pat.
+        let stored_eval = if in_check { 0 } else { raw };
         self.shared
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
