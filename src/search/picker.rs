@@ -101,10 +101,11 @@ impl MovePicker {
         self.stage != Stage::All || !self.list.is_empty()
     }
 
-    /// The search prunes from now on every quiet move (the pass among
-    /// them) that does not give check: late move pruning only grows
-    /// stricter as a node goes on. The picker then hands out only the quiet
-    /// moves that give check, in the same order, without ordering the rest.
+    /// The search prunes from now on every quiet move that does not give
+    /// check (but the pass that accepts a bikjang): late move pruning only
+    /// grows stricter as a node goes on. The picker then hands out only the
+    /// quiet moves `spared_by_late_pruning`, in the same order, without
+    /// ordering the rest.
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
@@ -216,7 +217,7 @@ impl MovePicker {
             && !done.contains(&Some(m))
             && capture_victim(pos, m).is_none()
             && self.is_legal(pos, m)
-            && (!self.skip_quiets || pos.gives_check(m))
+            && (!self.skip_quiets || spared_by_late_pruning(pos, m))
     }
 
     /// Drops from the moves left the quiet ones that give no check, once
@@ -230,7 +231,7 @@ impl MovePicker {
         let mut n = self.next;
         for i in self.next..self.list.len() {
             let m = self.list.as_slice()[i];
-            if capture_victim(pos, m).is_some() || pos.gives_check(m) {
+            if capture_victim(pos, m).is_some() || spared_by_late_pruning(pos, m) {
                 self.list.as_mut_slice()[n] = m;
                 self.scores[n] = self.scores[i];
                 n += 1;
@@ -286,7 +287,7 @@ impl MovePicker {
         let mut n = self.next;
         for i in self.next..self.list.len() {
             let m = self.list.as_slice()[i];
-            if done.contains(&Some(m)) || (self.skip_quiets && !pos.gives_check(m)) {
+            if done.contains(&Some(m)) || (self.skip_quiets && !spared_by_late_pruning(pos, m)) {
                 continue;
             }
             self.list.as_mut_slice()[n] = m;
@@ -326,3 +327,10 @@ impl MovePicker {
 #[cfg(test)]
 #[path = "picker_tests.rs"]
 mod tests;
+
+/// The quiet moves late move pruning never prunes: checks, and the pass
+/// that accepts a bikjang (it ends the game on the count).
+#[inline]
+fn spared_by_late_pruning(pos: &Position, m: Move) -> bool {
+    (m.is_pass() && pos.bikjang()) || pos.gives_check(m)
+}

@@ -265,7 +265,10 @@ fn skipping_quiet_moves_leaves_the_checks_in_order() {
                 .iter()
                 .enumerate()
                 .filter(|&(i, &(m, _))| {
-                    i < at || capture_victim(&pos, m).is_some() || pos.gives_check(m)
+                    i < at
+                        || capture_victim(&pos, m).is_some()
+                        || pos.gives_check(m)
+                        || (m.is_pass() && pos.bikjang())
                 })
                 .map(|(_, &x)| x)
                 .collect();
@@ -274,4 +277,21 @@ fn skipping_quiet_moves_leaves_the_checks_in_order() {
         }
     }
     assert!(dropped > 1000);
+}
+
+#[test]
+fn skipping_quiet_moves_keeps_the_pass_that_accepts_a_bikjang() {
+    // The generals face each other on the e-file: passing accepts the
+    // bikjang and ends the game on the count, so late move pruning spares
+    // the pass and the picker must still hand it out.
+    let pos = Position::from_fen("r3k4/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", RuleSet::Janggi).unwrap();
+    assert!(pos.bikjang());
+    let hist = History::new();
+    for at in [0, 1, 2] {
+        let got = run(&pos, None, &hist, 0, None, Some(at));
+        assert!(
+            got.iter().any(|&(m, _)| m.is_pass()),
+            "skip after {at}: the pass is missing"
+        );
+    }
 }
