@@ -332,6 +332,32 @@ pub static HORSE_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(1);
 /// Points from which an elephant could reach each point (legs ignored).
 pub static ELEPHANT_SOURCES: [u128; NUM_SQUARES] = build_leap_sources(2);
 
+const fn build_legs_to() -> [u128; NUM_SQUARES] {
+    let mut t = [0u128; NUM_SQUARES];
+    let mut steps = 1;
+    while steps <= 2 {
+        let mut s = 0;
+        while s < NUM_SQUARES {
+            let (n, l) = leaps_from(s, steps);
+            let mut i = 0;
+            while i < n {
+                let to = l[i].to as usize;
+                t[to] |= 1u128 << l[i].leg1;
+                if l[i].leg2 != NONE {
+                    t[to] |= 1u128 << l[i].leg2;
+                }
+                i += 1;
+            }
+            s += 1;
+        }
+        steps += 1;
+    }
+    t
+}
+
+/// The legs of every horse or elephant leap onto each point.
+pub static LEGS_TO: [u128; NUM_SQUARES] = build_legs_to();
+
 /// The points of each file.
 pub static FILE_MASKS: [u128; FILES as usize] = build_file_masks();
 

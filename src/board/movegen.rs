@@ -221,6 +221,159 @@ pub fn legal_captures(pos: &Position, list: &mut MoveList) {
     });
 }
 
+/// The legal moves of one position by kind, for a search that generates
+/// captures and quiet moves apart and tries some moves before generating
+/// any: the legality filter is computed once for all of them, and each
+/// piece's reach once for both kinds.
+pub struct Legal {
+    filter: Filter,
+    /// The game ended without a move to play (two passes, bikjang accepted).
+    ended: bool,
+    /// Quiet moves and the pass may be banned by the game's history.
+    bans: bool,
+    /// Each own piece's pseudo-legal targets, kept by `captures` for
+    /// `quiets` and single-move tests (`reach_known` of them; none when
+    /// the side has more pieces than the array holds).
+    reach_from: [Square; REACH_SLOTS],
+    reach: [Bitboard; REACH_SLOTS],
+    reach_known: usize,
+}
+
+/// A side has 16 pieces in a game; a composed position with more is
+/// generated without the kept reach.
+const REACH_SLOTS: usize = 16;
+
+impl Legal {
+    #[inline]
+    pub fn new(pos: &Position) -> Legal {
+        Legal {
+            filter: Filter::new(pos),
+            ended: no_moves_by_rule(pos),
+            bans: pos.rules().history_bans_apply(pos),
+            reach_from: [Square::new(0); REACH_SLOTS],
+            reach: [Bitboard::EMPTY; REACH_SLOTS],
+            reach_known: 0,
+        }
+    }
+
+    /// Appends the legal captures, in `legal_moves`' order, and keeps each
+    /// piece's reach for `quiets`.
+    #[inline]
+    pub fn captures(&mut self, pos: &Position, list: &mut MoveList) {
+        if self.ended {
+            return;
+        }
+        let enemy = pos.pieces(!pos.side_to_move());
+        let keep = pos.pieces(pos.side_to_move()).count() as usize <= REACH_SLOTS;
+        let mut n = 0;
+        for_each_pseudo(pos, Bitboard::ALL, |from, t| {
+            if keep {
+                self.reach_from[n] = from;
+                self.reach[n] = t;
+                n += 1;
+            }
+            self.filter
+                .each_legal(pos, from, t & enemy, |m| list.push(m))
+        });
+        self.reach_known = n;
+    }
+
+    /// Appends the legal moves that capture nothing, the pass last, in
+    /// `legal_moves`' order (history bans applied).
+    #[inline]
+    pub fn quiets(&self, pos: &Position, list: &mut MoveList) {
+        if self.ended {
+            return;
+        }
+        let start = list.len();
+        let empty = !pos.occupied();
+        if self.reach_known > 0 {
+            for i in 0..self.reach_known {
+                let from = self.reach_from[i];
+                self.filter
+                    .each_legal(pos, from, self.reach[i] & empty, |m| list.push(m));
+            }
+        } else {
+            for_each_pseudo(pos, empty, |from, t| {
+                self.filter.each_legal(pos, from, t, |m| list.push(m))
+            });
+        }
+        if pass_legal(pos) {
+            list.push(Move::pass(pos.king(pos.side_to_move())));
+        }
+        if self.bans {
+            let rules = pos.rules();
+            list.retain_from(start, |m| !rules.banned_by_history(pos, m));
+        }
+    }
+
+    /// Is `m` legal here (board rules and history bans)? Any move value is
+    /// safe: a move from another position (a table's, a killer's) is
+    /// checked against this board from scratch.
+    #[inline]
+    pub fn is_legal(&self, pos: &Position, m: Move) -> bool {
+        if self.ended {
+            return false;
+        }
+        let (from, to) = (m.from(), m.to());
+        let us = pos.side_to_move();
+        let board_legal = if m.is_pass() {
+            from == pos.king(us) && pass_legal(pos)
+        } else {
+            self.reaches(pos, from, to)
+                && if self.filter.all_exact
+                    || from == self.filter.king
+                    || self.filter.sensitive.has(from)
+                    || self.filter.sensitive.has(to)
+                {
+                    exact_legal(pos, from, to)
+                } else {
+                    true
+                }
+        };
+        board_legal && !(self.bans && pos.rules().banned_by_history(pos, m))
+    }
+
+    /// Can the piece on `from` (if ours) move to `to` by its own movement?
+    #[inline]
+    fn reaches(&self, pos: &Position, from: Square, to: Square) -> bool {
+        if self.reach_known > 0 {
+            // The kept reach covers every own piece.
+            return self.reach_from[..self.reach_known]
+                .iter()
+                .position(|&f| f == from)
+                .is_some_and(|i| self.reach[i].has(to));
+        }
+        pseudo_legal(pos, from, to)
+    }
+}
+
+/// Can the piece on `from` move to `to` by its own movement, ignoring
+/// whether the move leaves its general attacked? Mirrors `for_each_pseudo`.
+#[inline]
+fn pseudo_legal(pos: &Position, from: Square, to: Square) -> bool {
+    let us = pos.side_to_move();
+    let Some(p) = pos.piece_at(from) else {
+        return false;
+    };
+    if p.color() != us || pos.pieces(us).has(to) {
+        return false;
+    }
+    let occ = pos.occupied();
+    let targets = match p.kind() {
+        PieceKind::Chariot => chariot_attacks(from, occ),
+        PieceKind::Cannon => {
+            let cannons = pos.kind(PieceKind::Cannon);
+            cannon_attacks(from, occ, cannons) & !cannons
+        }
+        PieceKind::Horse => horse_attacks(from, occ),
+        PieceKind::Elephant => elephant_attacks(from, occ),
+        PieceKind::Soldier => soldier_steps(us, from),
+        PieceKind::Guard | PieceKind::General => palace_steps(from),
+    };
+    targets.has(to)
+}
+
 /// Number of legal moves (perft's bulk count at the last ply); ignores
 /// history bans, as perft does.
 #[inline]
@@ -257,7 +410,9 @@ pub fn perft_moves(pos: &Position, list: &mut MoveList) {
 
 /// Is `m` legal here (board rules and history bans)? Safe for any move value.
 pub fn is_legal(pos: &Position, m: Move) -> bool {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.contains(m)
+    Legal::new(pos).is_legal(pos, m)
 }
+
+#[cfg(test)]
+#[path = "legal_tests.rs"]
+mod legal_tests;

@@ -127,9 +127,21 @@ impl MoveList {
         self.len = 0;
     }
 
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut n = 0;
-        for i in 0..self.len {
+    /// Keeps the first `n` moves (all of them if there are fewer).
+    #[inline]
+    pub fn truncate(&mut self, n: usize) {
+        self.len = self.len.min(n);
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(Move) -> bool) {
+        self.retain_from(0, keep);
+    }
+
+    /// `retain` on the moves from index `start` on; those before stay.
+    pub fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let start = start.min(self.len);
+        let mut n = start;
+        for i in start..self.len {
             let m = self.moves[i];
             if keep(m) {
                 self.moves[n] = m;

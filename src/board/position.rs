@@ -3,7 +3,7 @@
 
 use super::attacks::{
     cannon_attacks, chariot_attacks, Leap, ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES, HORSE_LEAPS_TO,
-    HORSE_SOURCES, LINES, NONE, RAYS, SOLDIER_ATTACKERS,
+    HORSE_SOURCES, LEGS_TO, LINES, NONE, RAYS, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
 use super::moves::Move;
@@ -348,19 +348,25 @@ impl Position {
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         let occ = (self.occupied() & !from_bb) | to_bb;
+        // The enemy general is not in check before our move, so only the
+        // moved piece can check it: from `to`, or by changing a line through
+        // the general (a chariot uncovered, a cannon's screen made or
+        // removed) or the leg of a leap onto it. Most moves touch neither.
+        let lines = Bitboard(LINES[ksq.index()]);
+        let touches = lines.has(to) || (lines | Bitboard(LEGS_TO[ksq.index()])).has(from);
         let mut cannons = self.kind(PieceKind::Cannon) & !from_bb & !to_bb;
         if p.kind() == PieceKind::Cannon {
             cannons |= to_bb;
         }
         // The other pieces, through lines, screens and legs the move changed.
-        if self.attacked_by(ksq, us, occ, self.pieces(us) & !from_bb, cannons) {
+        if touches && self.attacked_by(ksq, us, occ, self.pieces(us) & !from_bb, cannons) {
             return true;
         }
         // The moved piece from its new point (attacks are symmetric here,
         // as in `attacked_by`).
         match p.kind() {
-            PieceKind::Chariot => chariot_attacks(ksq, occ).has(to),
-            PieceKind::Cannon => cannon_attacks(ksq, occ, cannons).has(to),
+            PieceKind::Chariot => lines.has(to) && chariot_attacks(ksq, occ).has(to),
+            PieceKind::Cannon => lines.has(to) && cannon_attacks(ksq, occ, cannons).has(to),
             PieceKind::Soldier => Bitboard(SOLDIER_ATTACKERS[us.index()][ksq.index()]).has(to),
             PieceKind::Horse => leaper_attack(&HORSE_LEAPS_TO[ksq.index()], to_bb, occ),
             PieceKind::Elephant => leaper_attack(&ELEPHANT_LEAPS_TO[ksq.index()], to_bb, occ),

@@ -3,7 +3,7 @@
 //! who won?
 
 use super::movegen::legal_moves;
-use super::moves::MoveList;
+use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::repetition::{self, Verdict};
 use super::ruleset::RuleSet;
@@ -29,28 +29,37 @@ impl RuleSet {
     /// repeat a position for the third time is illegal unless both sides are
     /// under 30 points.
     pub fn apply_history_bans(self, pos: &Position, list: &mut MoveList) {
-        if self != RuleSet::Kja || pos.halfmove() < 4 {
-            return;
+        if self.history_bans_apply(pos) {
+            list.retain(|m| !self.banned_by_history(pos, m));
         }
-        if pos.material_points(Color::Cho) < 30 && pos.material_points(Color::Han) < 30 {
-            return;
-        }
+    }
+
+    /// Can the game's history ban any move here? Only then need
+    /// `banned_by_history` be asked.
+    #[inline]
+    pub fn history_bans_apply(self, pos: &Position) -> bool {
+        self == RuleSet::Kja
+            && pos.halfmove() >= 4
+            && (pos.material_points(Color::Cho) >= 30 || pos.material_points(Color::Han) >= 30)
+    }
+
+    /// Does the history ban the (board-legal) move `m`, where
+    /// `history_bans_apply`?
+    pub fn banned_by_history(self, pos: &Position, m: Move) -> bool {
         // A capture starts a new repetition window, so only quiet moves and
         // passes can repeat; their resulting key is known without making them.
+        if !m.is_pass() && pos.piece_at(m.to()).is_some() {
+            return false;
+        }
         let h = pos.history();
         let now = h.len() - 1;
         let span = (pos.halfmove() as usize).min(now);
-        list.retain(|m| {
-            if !m.is_pass() && pos.piece_at(m.to()).is_some() {
-                return true;
-            }
-            let key = pos.key_after(m);
-            let earlier = (1..=span)
-                .step_by(2)
-                .filter(|&d| h[now - d].key == key)
-                .count();
-            earlier + 1 < 3
-        });
+        let key = pos.key_after(m);
+        let earlier = (1..=span)
+            .step_by(2)
+            .filter(|&d| h[now - d].key == key)
+            .count();
+        earlier + 1 >= 3
     }
 }
 

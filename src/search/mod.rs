@@ -17,6 +17,7 @@ pub mod eval_switch;
 pub mod margins;
 pub mod ordering;
 pub mod params;
+pub mod picker;
 pub mod root;
 pub mod score;
 #[allow(clippy::module_inception)]

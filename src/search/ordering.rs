@@ -1,10 +1,9 @@
-//! Move ordering: TT move, good captures by MVV-LVA (SEE-checked), killers,
-//! the counter move, then quiet moves (the pass among them) by history and
-//! counter-move history, bad captures last.
+//! Move ordering: the histories, killers and counter moves the search
+//! learns, the ordering scores, and the captures-only picker of quiescence
+//! and ProbCut. The main search's staged picker is `picker`.
 
 use super::eval::piece_value;
 use super::score::MAX_PLY;
-use super::see::see_ge;
 use crate::board::{Move, MoveList, Piece, Position, NUM_PIECES, NUM_SQUARES};
 
 const HIST_MAX: i32 = 16384;
@@ -117,12 +116,24 @@ impl History {
     }
 }
 
-const TT_SCORE: i32 = 1 << 30;
-const GOOD_CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const BAD_CAPTURE: i32 = -(1 << 28);
+// The ordering scores, shared by both pickers: the table move, captures
+// that do not lose by the exchange test (by MVV-LVA), the killers and the
+// counter move, quiet moves by history (well inside +-2^16), losing captures.
+pub(super) const TT_SCORE: i32 = 1 << 30;
+pub(super) const GOOD_CAPTURE: i32 = 1 << 28;
+pub(super) const KILLER: i32 = 1 << 27;
+pub(super) const BAD_CAPTURE: i32 = -(1 << 28);
 
-/// Moves with scores, handed out best first.
+/// Most valuable victim, least valuable attacker.
+#[inline]
+pub(super) fn mvv_lva(pos: &Position, m: Move) -> i32 {
+    let victim = capture_victim(pos, m).map_or(0, piece_value);
+    let attacker = pos.piece_at(m.from()).map_or(0, |a| piece_value(a.kind()));
+    victim * 8 - attacker / 8
+}
+
+/// Captures with scores, handed out best first (quiescence and ProbCut; the
+/// main search has `picker::MovePicker`).
 pub struct Picker {
     pub list: MoveList,
     scores: [i32; crate::board::moves::MAX_MOVES],
@@ -130,49 +141,7 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// Scores every move of `list` for the main search.
-    pub fn new(
-        pos: &Position,
-        list: MoveList,
-        tt_move: Option<Move>,
-        hist: &History,
-        ply: usize,
-        prev: Option<(Piece, Move)>,
-    ) -> Picker {
-        let mut p = Picker {
-            list,
-            scores: [0; crate::board::moves::MAX_MOVES],
-            next: 0,
-        };
-        let side = pos.side_to_move().index();
-        let killers = hist.killers[ply];
-        let counter = hist.counter_move(prev);
-        for (i, &m) in p.list.iter().enumerate() {
-            p.scores[i] = if Some(m) == tt_move {
-                TT_SCORE
-            } else if let Some(victim) = capture_victim(pos, m) {
-                let attacker = pos.piece_at(m.from()).map_or(0, |a| piece_value(a.kind()));
-                let mvv = piece_value(victim) * 8 - attacker / 8;
-                if see_ge(pos, m, 0) {
-                    GOOD_CAPTURE + mvv
-                } else {
-                    BAD_CAPTURE + mvv
-                }
-            } else if Some(m) == killers[0] {
-                KILLER + 2
-            } else if Some(m) == killers[1] {
-                KILLER + 1
-            } else if Some(m) == counter {
-                KILLER
-            } else {
-                let piece = moving_piece(pos, m);
-                hist.quiet_score(side, piece, m, prev)
-            };
-        }
-        p
-    }
-
-    /// Captures only, by MVV-LVA (quiescence search).
+    /// Captures only, by MVV-LVA.
     pub fn captures(pos: &Position, list: MoveList, tt_move: Option<Move>) -> Picker {
         let mut p = Picker {
             list,
@@ -183,9 +152,7 @@ impl Picker {
             p.scores[i] = if Some(m) == tt_move {
                 TT_SCORE
             } else {
-                let victim = capture_victim(pos, m).map_or(0, piece_value);
-                let attacker = pos.piece_at(m.from()).map_or(0, |a| piece_value(a.kind()));
-                victim * 8 - attacker / 8
+                mvv_lva(pos, m)
             };
         }
         p

@@ -9,6 +9,7 @@
 use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
+use super::picker::MovePicker;
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
@@ -373,17 +374,15 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let mut list = MoveList::new();
-        legal_moves(&self.pos, &mut list);
-        if list.is_empty() {
+        let prev = self.prev_move(ply);
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.hist, ply, prev);
+        if !picker.has_moves() {
             return -MATE + ply as i32;
         }
         if self.pos.halfmove() >= self.pos.rules().move_limit() {
             // In check with a way out: the move limit ends the game now.
             return self.count_score(ply);
         }
-        let prev = self.prev_move(ply);
-        let mut picker = Picker::new(&self.pos, list, tt_move, self.hist, ply, prev);
         let side = self.pos.side_to_move().index();
         let mut best = -INF;
         let mut best_move = None;
@@ -396,7 +395,7 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let bikjang = self.pos.bikjang();
 
-        while let Some((m, order)) = picker.pick() {
+        while let Some((m, order)) = picker.next(&self.pos, self.hist) {
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
@@ -431,6 +430,13 @@ impl<'a> Searcher<'a> {
                         && self.uses(Ablation::SeePruning)
                         && !see_ge(&self.pos, m, -self.see_quiet_margin(lmr_depth))
                 };
+                if late {
+                    // Late move pruning only grows stricter as the node goes
+                    // on (more moves searched, a better best): every later
+                    // quiet move that gives no check will be pruned too, so
+                    // the picker need not order them.
+                    picker.skip_quiets();
+                }
                 // All of these spare checks, which are judged below.
                 if !gives_check && (late || futile || unpromising || losing()) {
                     continue;
