@@ -84,8 +84,10 @@ impl MovePicker {
         // generating them all: a legal pass proves it. Outside check a pass
         // is legal in every rule set unless the game's history bans it
         // (KJA); then, and in check (evasions are few), generate everything.
-        let legal = Legal::new(pos);
-        if !pos.in_check() && legal.is_legal(pos, Move::pass(pos.king(pos.side_to_move()))) {
+        let legal = (!pos.in_check()).then(|| Legal::new(pos));
+        if let Some(legal) =
+            legal.filter(|l| l.is_legal(pos, Move::pass(pos.king(pos.side_to_move()))))
+        {
             p.legal = Some(legal);
         } else {
             p.stage = Stage::All;
