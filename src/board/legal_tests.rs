@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::board::notation::{parse_move, setup_fen, Notation, Setup};
+use crate::board::walk::capture_biased_move;
 use crate::board::{Color, RuleSet, NUM_SQUARES};
 use crate::util::rng::Rng;
 
@@ -39,21 +40,8 @@ fn positions() -> Vec<Position> {
         let mut pos = Position::from_fen(&fen, rules).unwrap();
         for _ in 0..80 {
             out.push(pos.clone());
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            if list.is_empty() {
+            let Some(m) = capture_biased_move(&pos, &mut rng) else {
                 break;
-            }
-            // Captures half the time, for checks and thin boards.
-            let caps: Vec<Move> = list
-                .iter()
-                .copied()
-                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
-                .collect();
-            let m = if !caps.is_empty() && rng.below(2) == 0 {
-                caps[rng.below(caps.len())]
-            } else {
-                list.as_slice()[rng.below(list.len())]
             };
             pos.make(m);
         }

@@ -14,6 +14,8 @@ pub mod rules;
 pub mod ruleset;
 pub mod san;
 pub mod square;
+#[cfg(test)]
+pub(crate) mod walk;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenError, START_FEN};

@@ -10,6 +10,7 @@ use super::features::{index, mirror};
 use super::layout::{out_weight_limit, Activation, Arch, Block, Header, QA, QB};
 use super::{Accumulators, Network};
 use crate::board::notation::setup_fen;
+use crate::board::walk::capture_biased_move;
 use crate::board::{
     legal_moves, Color, MoveList, Piece, PieceKind, Position, RuleSet, Setup, Square,
 };
@@ -196,23 +197,8 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
         .unwrap();
         for _ in 0..plies {
             out.push(pos.clone());
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            if list.is_empty() {
+            let Some(m) = capture_biased_move(&pos, &mut rng) else {
                 break;
-            }
-            // Captures half the time, so that the later positions have
-            // few pieces and reach the low buckets.
-            let caps: Vec<_> = list
-                .as_slice()
-                .iter()
-                .copied()
-                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
-                .collect();
-            let m = if !caps.is_empty() && rng.below(2) == 0 {
-                caps[rng.below(caps.len())]
-            } else {
-                list.as_slice()[rng.below(list.len())]
             };
             pos.make(m);
         }

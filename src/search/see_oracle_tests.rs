@@ -19,6 +19,7 @@
 use super::*;
 use crate::board::movegen::exact_legal;
 use crate::board::notation::setup_position;
+use crate::board::walk::capture_biased_move;
 use crate::board::{legal_moves, perft_moves, MoveList, Piece, RuleSet, Setup};
 use crate::util::rng::Rng;
 use PieceKind::{Cannon, Chariot, Elephant, General, Guard, Horse, Soldier};
@@ -328,25 +329,11 @@ fn agrees_with_the_oracle_after_random_play() {
         let han = Setup::ALL[rng.below(4)];
         let mut pos = setup_position(cho, han, RuleSet::Janggi).expect("setup");
         for ply in 0..150 {
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            if list.is_empty() {
-                break;
-            }
             if ply % 10 == 9 {
                 compare(&mut pos, &mut rng, &mut seen);
             }
-            // Captures half the time when there are any: the board thins
-            // out and exchanges appear, as in a real game.
-            let captures: Vec<Move> = list
-                .iter()
-                .copied()
-                .filter(|m| !m.is_pass() && pos.piece_at(m.to()).is_some())
-                .collect();
-            let m = if !captures.is_empty() && rng.below(2) == 0 {
-                captures[rng.below(captures.len())]
-            } else {
-                list.as_slice()[rng.below(list.len())]
+            let Some(m) = capture_biased_move(&pos, &mut rng) else {
+                break;
             };
             pos.make(m);
         }
