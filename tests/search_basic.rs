@@ -96,6 +96,31 @@ fn banmoves_and_searchmoves_are_respected() {
 }
 
 #[test]
+fn a_forced_move_on_a_clock_stops_after_one_iteration() {
+    // One root move (searchmoves leaves one) and a long clock: the time
+    // manager answers after the first iteration, however much time there
+    // is; a depth limit without a clock still searches to that depth.
+    let fen = "3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1";
+    let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+    let only = janggun::board::parse_move(&pos, "e2d2", janggun::board::Notation::Uci).unwrap();
+    let clock = Limits {
+        time: Some(600_000),
+        inc: Some(10_000),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let (r, _) = search(fen, RuleSet::Janggi, clock);
+    assert_eq!((r.best, r.depth), (Some(only), 1));
+    let fixed = Limits {
+        depth: Some(4),
+        searchmoves: vec![only],
+        ..Limits::default()
+    };
+    let (r, _) = search(fen, RuleSet::Janggi, fixed);
+    assert_eq!((r.best, r.depth), (Some(only), 4));
+}
+
+#[test]
 fn multipv_reports_each_line() {
     let pos = Position::startpos(RuleSet::Janggi);
     let mut engine = Engine::new(Settings {

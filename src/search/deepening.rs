@@ -5,6 +5,7 @@
 
 use super::score::{to_score, wdl, INF, MATE, MATE_BOUND, WIN_BOUND};
 use super::search::{RootMove, Searcher};
+use super::time::IterationSignals;
 use super::tt::TranspositionTable;
 use super::{Bound, Info, Limits, Report};
 use std::sync::atomic::Ordering;
@@ -45,6 +46,12 @@ pub struct IterationOptions {
 }
 
 impl Searcher<'_> {
+    /// The best root move's share of this thread's root-move nodes.
+    fn best_node_fraction(&self) -> Option<f64> {
+        let total: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        (total > 0).then(|| self.root_moves[0].nodes as f64 / total as f64)
+    }
+
     fn report_lines(
         &self,
         depth: i32,
@@ -73,6 +80,8 @@ impl Searcher<'_> {
         let mut completed = 0;
         let mut last_best = None;
         let mut stable = 0;
+        // The best score of each completed iteration (main thread).
+        let mut best_scores: Vec<i32> = Vec::new();
         let timed = !limits.infinite;
         let start_depth = 1 + (self.id % 2) as i32;
         let mut depth = start_depth;
@@ -130,6 +139,8 @@ impl Searcher<'_> {
                 }
                 last_best = Some(best);
                 let score = self.root_moves[0].score;
+                let score_drop = score_drop(&best_scores, score);
+                best_scores.push(score);
                 if let Some(n) = opts.mate {
                     if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as i32 {
                         break;
@@ -142,16 +153,24 @@ impl Searcher<'_> {
                     break;
                 }
                 if timed && !self.pondering {
-                    if let Some(soft) = self.tm.soft {
-                        let factor = match stable {
-                            0 => 1.3,
-                            1 | 2 => 0.9,
-                            _ => 0.6,
-                        };
-                        let one_move = self.root_moves.len() == 1;
-                        if one_move || self.tm.elapsed_ms() as f64 >= soft as f64 * factor {
-                            break;
-                        }
+                    let signals = IterationSignals {
+                        root_moves: self.root_moves.len(),
+                        stable,
+                        // A decided score's best move often ends the game
+                        // at once (a winning pass, a mate in one) and costs
+                        // no nodes: its share says nothing of a close call.
+                        best_node_fraction: (multipv == 1 && score.abs() < WIN_BOUND)
+                            .then(|| self.best_node_fraction())
+                            .flatten(),
+                        score_drop,
+                    };
+                    let elapsed = self.tm.elapsed_ms();
+                    log::debug!(
+                        "depth {depth}: {elapsed} ms, score {score}, {signals:?}, soft x{:.2}",
+                        super::time::soft_scale(&signals)
+                    );
+                    if self.tm.should_stop(elapsed, &signals) {
+                        break;
                     }
                 }
             } else if self.aborted() {
@@ -169,6 +188,22 @@ impl Searcher<'_> {
     }
 }
 
+/// How many earlier iterations the recent average of best scores takes:
+/// enough to smooth the swing between odd and even depths.
+const SCORE_HISTORY: usize = 4;
+
+/// How far `now` fell below the previous iteration's best score and the
+/// average of the recent ones (centipawns; negative: it rose). The average
+/// catches a slide over several iterations that no single step shows.
+fn score_drop(previous: &[i32], now: i32) -> i32 {
+    let Some(&last) = previous.last() else {
+        return 0;
+    };
+    let recent = &previous[previous.len().saturating_sub(SCORE_HISTORY)..];
+    let average = recent.iter().map(|&s| s as i64).sum::<i64>() / recent.len() as i64;
+    ((last as i64 - now as i64 + average - now as i64) / 2) as i32
+}
+
 /// Root moves in a first order: captures of valuable pieces first.
 pub fn initial_root_moves(moves: &[crate::board::Move]) -> Vec<RootMove> {
     moves
@@ -179,6 +214,28 @@ pub fn initial_root_moves(moves: &[crate::board::Move]) -> Vec<RootMove> {
             prev_score: -INF,
             pv: vec![mv],
             seldepth: 0,
+            nodes: 0,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::score_drop;
+
+    #[test]
+    fn score_drop_weighs_the_last_step_and_the_slide() {
+        assert_eq!(score_drop(&[], -500), 0);
+        assert_eq!(score_drop(&[30, 30, 30], 30), 0);
+        // A sudden fall of 50 from a steady score counts in full.
+        assert_eq!(score_drop(&[30, 30, 30, 30], -20), 50);
+        // A slow slide counts more than its last step alone.
+        let slide = score_drop(&[100, 80, 60, 40], 20);
+        assert!(slide > 20, "{slide}");
+        // A rise is a negative drop; old history beyond the window is ignored.
+        assert!(score_drop(&[0, 0], 40) < 0);
+        assert_eq!(score_drop(&[-900, 30, 30, 30, 30], 30), 0);
+        // Mate scores do not overflow.
+        assert!(score_drop(&[32000, 32000], -32000) > 0);
+    }
 }

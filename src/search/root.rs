@@ -103,6 +103,7 @@ impl Searcher<'_> {
             let quiet = capture_victim(&self.pos, m).is_none();
             self.stack[0].moved = Some((piece, m));
             self.seldepth = self.seldepth.max(1);
+            let nodes_before = self.nodes;
             self.make(m);
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -130,6 +131,9 @@ impl Searcher<'_> {
                 v
             };
             self.unmake();
+            // Before any reordering below: the effort the time manager
+            // weighs belongs to this move.
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.aborted() && self.root_depth > 1 {
                 return best;
             }

@@ -50,6 +50,9 @@ pub struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread spent below this move in the whole search (all
+    /// iterations and re-searches): the time manager's measure of effort.
+    pub nodes: u64,
 }
 
 #[derive(Copy, Clone, Default)]

@@ -33,6 +33,99 @@ impl TimeManager {
     pub fn hard_expired(&self) -> bool {
         self.hard.is_some_and(|h| self.elapsed_ms() >= h)
     }
+
+    /// After a completed iteration of a timed search: start no other.
+    /// Without a soft limit (`movetime`, `nodes`, `depth`, `infinite`,
+    /// `mate` without a clock) only the search's own limits end it.
+    pub fn should_stop(&self, elapsed_ms: u64, signals: &IterationSignals) -> bool {
+        let Some(soft) = self.soft else {
+            return false;
+        };
+        // A forced move gains nothing from thought; its first iteration
+        // has a score and a line to show.
+        if signals.root_moves <= 1 {
+            return true;
+        }
+        let mut limit = soft as f64 * soft_scale(signals);
+        // The hard limit would cut the next iteration off anyway; starting
+        // it past there only throws its work away.
+        if let Some(h) = self.hard {
+            limit = limit.min(h as f64);
+        }
+        elapsed_ms as f64 >= limit
+    }
+}
+
+/// What the iteration loop has learnt by the end of one completed
+/// iteration, for deciding whether to start the next.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IterationSignals {
+    /// Moves at the root.
+    pub root_moves: usize,
+    /// Completed iterations in a row that ended with the same best move
+    /// as the one before (0: it just changed).
+    pub stable: u32,
+    /// The best move's share (0..=1) of the nodes spent below root moves
+    /// so far in this search; `None` where it says nothing (MultiPV
+    /// searches several moves with a full window; a decided score's best
+    /// move may end the game at once; no node counted yet).
+    pub best_node_fraction: Option<f64>,
+    /// How far the best score fell in this iteration, in centipawns
+    /// (negative: it rose), against the one before and the recent average.
+    pub score_drop: i32,
+}
+
+/// Iterations without a change of best move after which the stability
+/// factor is at its lowest.
+const STABLE_ITERATIONS: u32 = 6;
+/// Stability factor just after the best move changed, and once it has
+/// held `STABLE_ITERATIONS` times: a move that keeps winning iteration
+/// after iteration is unlikely to be overturned by one more.
+const STABILITY_MAX: f64 = 1.4;
+const STABILITY_MIN: f64 = 0.7;
+/// Node factor `(NODE_BASE - f) * NODE_SCALE` for a best move that took
+/// the share `f` of the root's nodes. The best move is searched with a full
+/// window and the others mostly refuted with null windows; when one of
+/// them needs a deep refutation or a re-search, the choice is close and
+/// its share falls. Here the share is low by the standards of engines
+/// that reduce root moves harder: on tests/data/positions.epd at
+/// 10 s + 0.1 s, past the first 100 ms, its quartiles were 0.39, 0.57 and
+/// 0.72 (openings lower, endings higher). So the factor is neutral at
+/// f = 0.56, the median, and shifts time rather than adds it: 0.5 for a
+/// move that takes 93% of the nodes or more, 1.6 for one at 12% or less.
+const NODE_BASE: f64 = 1.3;
+const NODE_SCALE: f64 = 1.35;
+const NODE_MIN: f64 = 0.5;
+const NODE_MAX: f64 = 1.6;
+/// Eval factor `1 + drop * EVAL_PER_CP`: a 50 cp fall buys 25% more time,
+/// to look for a way out while the clock allows; from 100 cp on the
+/// factor stays at 1.5. A rising score trims up to 20% (40 cp).
+const EVAL_PER_CP: f64 = 0.005;
+const EVAL_MIN: f64 = 0.8;
+const EVAL_MAX: f64 = 1.5;
+/// The product's range. At the top, 2.5 times soft leaves the iteration
+/// it lets start some room below the hard limit (up to 4 times soft); at
+/// 10 s + 0.1 s that is 0.9 s of a 10 s clock for a move whose best line
+/// keeps changing, keeps falling and is a close call. At the bottom, a
+/// clear, settled move still thinks for 0.4 times soft (and finishes the
+/// iteration it is in), enough for a couple more plies if it is wrong.
+const SCALE_MIN: f64 = 0.4;
+const SCALE_MAX: f64 = 2.5;
+
+/// By how much to stretch (above 1) or shrink the soft limit: the product
+/// of the stability, node and falling-eval factors, clamped.
+pub fn soft_scale(signals: &IterationSignals) -> f64 {
+    let stable = signals.stable.min(STABLE_ITERATIONS) as f64;
+    let stability =
+        STABILITY_MAX - (STABILITY_MAX - STABILITY_MIN) * stable / STABLE_ITERATIONS as f64;
+    let nodes = match signals.best_node_fraction {
+        Some(f) if f.is_finite() => {
+            ((NODE_BASE - f.clamp(0.0, 1.0)) * NODE_SCALE).clamp(NODE_MIN, NODE_MAX)
+        }
+        _ => 1.0,
+    };
+    let eval = (1.0 + signals.score_drop as f64 * EVAL_PER_CP).clamp(EVAL_MIN, EVAL_MAX);
+    (stability * nodes * eval).clamp(SCALE_MIN, SCALE_MAX)
 }
 
 /// (soft, hard) in milliseconds, or `None` when the clock does not limit.
@@ -155,5 +248,141 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(budget(&l, 30), (None, Some(970)));
+    }
+
+    /// The share of nodes at which the node factor is 1.
+    const NEUTRAL_SHARE: f64 = NODE_BASE - 1.0 / NODE_SCALE;
+
+    /// Signals in the middle of every factor's range.
+    fn plain() -> IterationSignals {
+        IterationSignals {
+            root_moves: 30,
+            stable: 3,
+            best_node_fraction: Some(NEUTRAL_SHARE),
+            score_drop: 0,
+        }
+    }
+
+    fn manager(soft: u64, hard: u64) -> TimeManager {
+        TimeManager {
+            start: Instant::now(),
+            soft: Some(soft),
+            hard: Some(hard),
+        }
+    }
+
+    #[test]
+    fn each_factor_moves_the_limit_the_right_way() {
+        let base = soft_scale(&plain());
+        let with = |f: &dyn Fn(&mut IterationSignals)| {
+            let mut s = plain();
+            f(&mut s);
+            soft_scale(&s)
+        };
+        // A best move that just changed: more time; a settled one: less.
+        assert!(with(&|s| s.stable = 0) > base);
+        assert!(with(&|s| s.stable = 6) < base);
+        assert!(with(&|s| s.stable = 2) > with(&|s| s.stable = 4));
+        // Smooth: no step between neighbouring stabilities is large.
+        for k in 0..8 {
+            let (a, b) = (with(&|s| s.stable = k), with(&|s| s.stable = k + 1));
+            assert!(a >= b && a - b <= 0.15, "{k}: {a} -> {b}");
+        }
+        // A best move that took nearly all the nodes: less; a close call: more.
+        assert!(with(&|s| s.best_node_fraction = Some(0.98)) < base);
+        assert!(with(&|s| s.best_node_fraction = Some(0.3)) > base);
+        // No share (MultiPV, a decided score): the node factor is 1.
+        assert!((with(&|s| s.best_node_fraction = None) - base).abs() < 1e-9);
+        // A falling score: more, about a quarter more for 50 cp; rising: less.
+        let fell = with(&|s| s.score_drop = 50);
+        assert!((fell / base - 1.25).abs() < 0.01, "{fell} vs {base}");
+        assert!(with(&|s| s.score_drop = -30) < base);
+        assert!(with(&|s| s.score_drop = 200) > fell);
+    }
+
+    #[test]
+    fn the_product_stays_in_range() {
+        let mut seen = (f64::MAX, f64::MIN);
+        for stable in [0, 1, 3, 6, 100] {
+            for f in [
+                None,
+                Some(0.0),
+                Some(0.5),
+                Some(1.0),
+                Some(f64::NAN),
+                Some(7.0),
+            ] {
+                for drop in [-40_000, -100, 0, 50, 40_000] {
+                    let s = IterationSignals {
+                        root_moves: 2,
+                        stable,
+                        best_node_fraction: f,
+                        score_drop: drop,
+                    };
+                    let x = soft_scale(&s);
+                    assert!((SCALE_MIN..=SCALE_MAX).contains(&x), "{s:?} -> {x}");
+                    seen = (seen.0.min(x), seen.1.max(x));
+                }
+            }
+        }
+        // Both ends are reached, so the clamp is what holds them.
+        assert_eq!(seen, (SCALE_MIN, SCALE_MAX));
+    }
+
+    #[test]
+    fn the_decision_follows_the_scale_and_never_the_hard_limit() {
+        let tm = manager(1000, 4000);
+        let calm = IterationSignals {
+            stable: 10,
+            best_node_fraction: Some(0.95),
+            score_drop: -10,
+            ..plain()
+        };
+        let worried = IterationSignals {
+            stable: 0,
+            best_node_fraction: Some(0.4),
+            score_drop: 60,
+            ..plain()
+        };
+        assert!(tm.should_stop(700, &calm));
+        assert!(!tm.should_stop(700, &worried));
+        assert!(tm.should_stop(3000, &worried));
+        // Whatever the scale, the next iteration starts before the hard limit.
+        let tight = manager(1000, 1200);
+        assert!(tight.should_stop(1200, &worried));
+        assert!(!tight.should_stop(1100, &worried));
+    }
+
+    #[test]
+    fn a_single_move_stops_after_the_first_iteration() {
+        let tm = manager(1000, 4000);
+        let forced = IterationSignals {
+            root_moves: 1,
+            stable: 0,
+            best_node_fraction: Some(1.0),
+            score_drop: 0,
+        };
+        assert!(tm.should_stop(0, &forced));
+        assert!(!tm.should_stop(0, &plain()));
+    }
+
+    #[test]
+    fn no_soft_limit_no_early_stop() {
+        // movetime, nodes, depth, infinite: the factors never apply.
+        for l in [
+            Limits {
+                movetime: Some(1000),
+                ..Limits::default()
+            },
+            Limits::default(),
+        ] {
+            let tm = TimeManager::new(&l, 10);
+            let forced = IterationSignals {
+                root_moves: 1,
+                ..plain()
+            };
+            assert!(!tm.should_stop(u64::MAX / 2, &forced));
+            assert!(!tm.should_stop(u64::MAX / 2, &plain()));
+        }
     }
 }
