@@ -216,6 +216,26 @@ mod tests {
     }
 
     #[test]
+    fn a_long_game_keeps_a_reserve() {
+        // The scaled soft limit, with the iteration it lets start, took
+        // about 1.3 times the budget on average at 5 s + 0.05 s. Over 100
+        // moves that must still leave 15 increments on the clock, where
+        // planning for 32 moves fell to about 11.
+        let (mut clock, inc) = (5000.0f64, 50u64);
+        for _ in 0..100 {
+            let l = Limits {
+                time: Some(clock as u64),
+                inc: Some(inc),
+                ..Limits::default()
+            };
+            let (soft, hard) = budget(&l, 10);
+            let spent = (soft.unwrap() as f64 * 1.3).min(hard.unwrap() as f64);
+            clock += inc as f64 - spent;
+        }
+        assert!(clock >= 15.0 * inc as f64, "{clock}");
+    }
+
+    #[test]
     fn byoyomi_uses_the_period() {
         let l = Limits {
             time: Some(0),
