@@ -52,6 +52,10 @@ enum Command {
         /// The embedded network (the default; kept for old scripts).
         #[arg(long, hide = true)]
         nnue: bool,
+        /// A search margin other than its default, as NAME=VALUE (the
+        /// hidden options, e.g. `--margin CorrWeight=100`); repeatable.
+        #[arg(long = "margin", value_name = "NAME=VALUE")]
+        margins: Vec<String>,
     },
     /// Self-play games for tuning data (`<fen> | <result> | <moves>` lines).
     Selfplay {
@@ -183,7 +187,8 @@ fn main() -> ExitCode {
             classical,
             net,
             nnue: _,
-        }) => tools::bench::run_eval(depth, threads, hash, classical, net.as_deref()),
+            margins,
+        }) => tools::bench::run_eval(depth, threads, hash, classical, net.as_deref(), &margins),
         Some(Command::Selfplay {
             games,
             nodes,

@@ -418,6 +418,7 @@ pub const OPTIONS: &[OptionDef] = &[
     margin_row!(10),
     margin_row!(11),
     margin_row!(12),
+    margin_row!(13),
 ];
 
 // One row for each tunable margin: a margin added to `TUNABLES` needs its

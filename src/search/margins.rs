@@ -55,8 +55,12 @@ pub const SEE_QUIET: usize = 11;
 /// Exchange-test pruning of captures and checks: centipawns a ply
 /// (Stockfish 11's 194, rescaled alike).
 pub const SEE_CAPTURE: usize = 12;
+/// Correction history: the percentage of the learned correction added to
+/// the static evaluation (0, the default until an SPRT says otherwise,
+/// switches it off: nothing is learned or applied).
+pub const CORR_WEIGHT: usize = 13;
 
-pub const TUNABLES: [Tunable; 13] = [
+pub const TUNABLES: [Tunable; 14] = [
     t("RfpMargin", 130, 40, 300, 10.0),
     t("FutilityBase", 120, 0, 400, 10.0),
     t("FutilityDepth", 110, 30, 300, 8.0),
@@ -70,6 +74,7 @@ pub const TUNABLES: [Tunable; 13] = [
     t("HistoryDivisor", 6000, 1000, 20000, 500.0),
     t("SeeQuiet", 21, 4, 64, 2.0),
     t("SeeCapture", 126, 30, 400, 10.0),
+    t("CorrWeight", 0, 0, 200, 10.0),
 ];
 
 pub const COUNT: usize = TUNABLES.len();

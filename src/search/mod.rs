@@ -9,6 +9,7 @@ use crate::board::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+pub mod correction;
 pub mod deepening;
 pub mod endings;
 pub mod engine;

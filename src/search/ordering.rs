@@ -17,6 +17,8 @@ pub struct History {
     /// [previous piece][previous to]
     counter: Vec<Option<Move>>,
     pub killers: [[Option<Move>; 2]; MAX_PLY + 2],
+    /// What searches learned about the static evaluation's errors.
+    pub corr: super::correction::Correction,
 }
 
 impl Default for History {
@@ -51,6 +53,7 @@ impl History {
             cont: vec![0; NUM_PIECES * NUM_SQUARES * NUM_PIECES * NUM_SQUARES],
             counter: vec![None; NUM_PIECES * NUM_SQUARES],
             killers: [[None; 2]; MAX_PLY + 2],
+            corr: super::correction::Correction::new(),
         }
     }
 
@@ -59,6 +62,7 @@ impl History {
         self.cont.fill(0);
         self.counter.fill(None);
         self.killers = [[None; 2]; MAX_PLY + 2];
+        self.corr.clear();
     }
 
     pub fn quiet_score(

@@ -6,6 +6,7 @@
 //! accepted, repetition (perpetual check loses) and the move limit, which
 //! under counting rule sets are won or lost by the count, not drawn.
 
+use super::correction::Slots;
 use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
@@ -82,6 +83,10 @@ pub struct Searcher<'a> {
     pub(super) pv_len: [usize; MAX_PLY + 2],
     /// One accumulator level per ply, when NNUE evaluates.
     pub(super) acc: Option<crate::nnue::Accumulators>,
+    /// The ply of the last node that returned a rule ending's score, reset
+    /// on entry to every node: right after a call at ply p+1 returns, it
+    /// equals p+1 exactly when that child was itself a rule ending.
+    rule_end_ply: usize,
 }
 
 #[inline]
@@ -155,6 +160,7 @@ impl<'a> Searcher<'a> {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             acc,
+            rule_end_ply: usize::MAX,
         }
     }
 
@@ -173,6 +179,23 @@ impl<'a> Searcher<'a> {
     }
 
     /// Whether a pruning feature is on (all are, unless one is ablated).
+    /// The static evaluation `raw` corrected by what the search learned
+    /// (`CorrWeight` percent of the correction history; 0 leaves it as is).
+    #[inline]
+    fn corrected(&self, raw: i32, slots: Option<Slots>) -> i32 {
+        match slots {
+            Some(s) => (raw + self.hist.corr.get(s, self.margin(m::CORR_WEIGHT)))
+                .clamp(-WIN_BOUND + 1, WIN_BOUND - 1),
+            None => raw,
+        }
+    }
+
+    /// The node's correction-history slots, when correction is on.
+    #[inline]
+    fn corr_slots(&self, ply: usize) -> Option<Slots> {
+        (self.margin(m::CORR_WEIGHT) != 0).then(|| Slots::of(&self.pos, self.prev_move(ply)))
+    }
+
     #[inline]
     pub(super) fn uses(&self, feature: Ablation) -> bool {
         self.shared.ablation != feature
@@ -260,7 +283,9 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        self.rule_end_ply = usize::MAX;
         if let Some(s) = self.rule_end(ply) {
+            self.rule_end_ply = ply;
             return s;
         }
         alpha = alpha.max(-MATE + ply as i32);
@@ -301,13 +326,15 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        let eval = if in_check {
+        let raw_eval = if in_check {
             -INF
         } else if let Some(t) = tt {
             t.eval
         } else {
             self.evaluate()
         };
+        let slots = if in_check { None } else { self.corr_slots(ply) };
+        let eval = self.corrected(raw_eval, slots);
         self.stack[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
         let static_eval = eval;
@@ -366,9 +393,7 @@ impl<'a> Searcher<'a> {
                 && !tt.is_some_and(|t| t.depth >= depth - 3 && from_tt(t.score, ply) < pc_beta)
                 && self.uses(Ablation::ProbCut)
             {
-                if let Some(v) =
-                    self.probcut(pc_beta, (eval, static_eval), depth, ply, tt_move, cut)
-                {
+                if let Some(v) = self.probcut(pc_beta, (eval, raw_eval), depth, ply, tt_move, cut) {
                     return v;
                 }
                 if self.aborted() {
@@ -397,6 +422,7 @@ impl<'a> Searcher<'a> {
         let mut n_quiets = 0;
         let original_alpha = alpha;
         let bikjang = self.pos.bikjang();
+        let mut best_by_rule = false;
 
         while let Some((m, order)) = picker.next(&self.pos, self.hist) {
             let victim = capture_victim(&self.pos, m);
@@ -504,6 +530,7 @@ impl<'a> Searcher<'a> {
                 }
                 v
             };
+            let child_rule_end = self.rule_end_ply == ply + 1;
             self.unmake();
             if self.aborted() {
                 return 0;
@@ -511,6 +538,7 @@ impl<'a> Searcher<'a> {
 
             if v > best {
                 best = v;
+                best_by_rule = child_rule_end;
                 if v > alpha {
                     best_move = Some(m);
                     if pv_node {
@@ -549,7 +577,21 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        let stored_eval = if in_check { 0 } else { static_eval };
+        // The evaluation's error, learned where the result says something
+        // about it: not from a capture (which only says the position was
+        // not quiet), not from a bound on the wrong side of the evaluation,
+        // never from a decided score or one a rule ending gave.
+        if let Some(s) = slots {
+            let learn = !best_by_rule
+                && best.abs() < WIN_BOUND
+                && best_move.is_none_or(|m| capture_victim(&self.pos, m).is_none())
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval);
+            if learn {
+                self.hist.corr.learn(s, depth, raw_eval, best);
+            }
+        }
+        let stored_eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(
             key,
             best_move.or(tt_move),
@@ -563,11 +605,11 @@ impl<'a> Searcher<'a> {
 
     /// Tries winning captures against `pc_beta`: a quiescence search first,
     /// then a search four plies shallower. Returns the score that proves
-    /// the cut, if one does.
+    /// the cut, if one does. `raw_eval` is what the table keeps.
     fn probcut(
         &mut self,
         pc_beta: i32,
-        (eval, static_eval): (i32, i32),
+        (eval, raw_eval): (i32, i32),
         depth: i32,
         ply: usize,
         tt_move: Option<Move>,
@@ -602,7 +644,7 @@ impl<'a> Searcher<'a> {
                     key,
                     Some(m),
                     to_tt(v, ply),
-                    static_eval,
+                    raw_eval,
                     depth - 3,
                     Bound::Lower,
                 );
@@ -621,7 +663,9 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
+        self.rule_end_ply = usize::MAX;
         if let Some(s) = self.rule_end(ply) {
+            self.rule_end_ply = ply;
             return s;
         }
         let in_check = self.pos.in_check();
@@ -655,7 +699,7 @@ impl<'a> Searcher<'a> {
             stand = -INF;
         } else {
             raw = tt.map_or_else(|| self.evaluate(), |t| t.eval);
-            stand = raw;
+            stand = self.corrected(raw, self.corr_slots(ply));
             // A table score bounded on the right side is a better guess at
             // what standing pat is worth than the static evaluation.
             if let Some(t) = tt {

@@ -4,6 +4,7 @@
 //! are cleared before each position and nothing depends on the clock).
 
 use crate::board::{Position, RuleSet};
+use crate::search::margins::{Margins, TUNABLES};
 use crate::search::{check_hash_mb, check_threads, Control, Engine, Limits, Settings};
 use std::time::Instant;
 
@@ -86,6 +87,34 @@ pub fn run_with_settings(
     })
 }
 
+/// The default margins with `NAME=VALUE` overrides, each checked against
+/// its name and bounds in `search::margins::TUNABLES`.
+pub fn parse_margins(overrides: &[String]) -> Result<Margins, String> {
+    let mut m = Margins::default();
+    for o in overrides {
+        let (name, value) = o
+            .split_once('=')
+            .ok_or_else(|| format!("--margin wants NAME=VALUE, got '{o}'"))?;
+        let i = TUNABLES
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name.trim()))
+            .ok_or_else(|| format!("unknown margin '{name}'"))?;
+        let t = &TUNABLES[i];
+        let v: i32 = value
+            .trim()
+            .parse()
+            .map_err(|_| format!("margin {}: '{value}' is not a whole number", t.name))?;
+        if !(t.min..=t.max).contains(&v) {
+            return Err(format!(
+                "margin {} must be {}..{}, got {v}",
+                t.name, t.min, t.max
+            ));
+        }
+        m.0[i] = v;
+    }
+    Ok(m)
+}
+
 /// `janggun bench`: with the embedded network (the default evaluation),
 /// the net file `net`, or the classical evaluation when `classical` is set.
 pub fn run_eval(
@@ -94,6 +123,7 @@ pub fn run_eval(
     hash_mb: usize,
     classical: bool,
     net: Option<&std::path::Path>,
+    margins: &[String],
 ) -> Result<(), String> {
     check_threads(threads)?;
     check_hash_mb(hash_mb)?;
@@ -109,6 +139,7 @@ pub fn run_eval(
             (false, Some(p)) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
             (false, None) => Some(crate::nnue::embedded::network()?),
         },
+        margins: parse_margins(margins)?,
         ..Settings::default()
     };
     let r = run_with_settings(depth, settings, |i, l| {
