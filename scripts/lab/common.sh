@@ -18,3 +18,16 @@ build() { # commit -> path of its binary (target/sprt/<commit>/janggun)
     fi
     echo "$dir/janggun"
 }
+
+# A match's PGN outlives the machine only in git: scripts/lab/keep_run.sh
+# copies it, gzipped, to docs/runs/, and this puts it back where the match
+# resumes from when the machine has none.
+restore_run() { # target/sprt/.../<name> (no extension)
+    local out=$1 kept
+    kept=docs/runs/$(basename "$out").pgn.gz
+    if [ ! -s "$out.pgn" ] && [ -s "$kept" ]; then
+        mkdir -p "$(dirname "$out")"
+        gunzip -c "$kept" >"$out.pgn"
+        echo "resuming from $kept" >&2
+    fi
+}

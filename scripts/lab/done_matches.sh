@@ -47,6 +47,7 @@ fsf)
 esac
 mkdir -p "$root/done"
 out=$root/done/$(basename "$(dirname "$dev")")-$stage
+restore_run "$out"
 resume=()
 [ -s "$out.pgn" ] && resume=(--resume)
 "$dev" match "${engines[@]}" --games "$games" "${limits[@]}" --random-plies 8 \

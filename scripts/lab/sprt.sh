@@ -27,6 +27,7 @@ base=$(build "$base_ref")
 name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")${DEV_OPTS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$DEV_OPTS")}
 mkdir -p "$root/runs"
 out=$root/runs/$name
+restore_run "$out"
 resume=()
 [ -s "$out.pgn" ] && resume=(--resume)
 # shellcheck disable=SC2086 # LIMIT, BOUNDS and DEV_OPTS are word lists
