@@ -305,31 +305,47 @@ fn every_ablation_changes_the_tree_and_keeps_mates() {
 }
 
 #[test]
-fn correction_history_changes_the_tree_and_keeps_decided_scores() {
-    use janggun::search::margins::{Margins, CORR_WEIGHT};
-    let mut margins = Margins::default();
-    assert_eq!(margins.get(CORR_WEIGHT), 0, "off until an SPRT passes");
-    margins.0[CORR_WEIGHT] = 100;
-    let mut on = Engine::new(Settings {
-        margins,
-        ..Settings::default()
-    });
-    let mut off = Engine::new(Settings::default());
+fn experimental_margins_change_the_tree_and_keep_decided_scores() {
+    use janggun::search::margins::{Margins, CORR_WEIGHT, SINGULAR_DEPTH};
+    let defaults = Margins::default();
+    // Off until an SPRT at a clock passes.
+    assert_eq!(defaults.get(CORR_WEIGHT), 0);
+    assert_eq!(defaults.get(SINGULAR_DEPTH), 0);
+    let search = |engine: &mut Engine, fen: &str, d: u32| {
+        let pos = Position::from_fen(fen, RuleSet::Janggi).expect("valid FEN");
+        engine.search(&pos, &depth(d), &Control::new(), &mut |_| {})
+    };
     let middlegame =
         "1rba1abr1/4k4/2n1c2c1/p1p3p1p/4n4/2P6/P3p1P1P/1CN2C1N1/4K4/R1BA1AB1R w - - 0 1";
-    let pos = Position::from_fen(middlegame, RuleSet::Janggi).expect("valid FEN");
-    let a = on.search(&pos, &depth(9), &Control::new(), &mut |_| {});
-    let b = off.search(&pos, &depth(9), &Control::new(), &mut |_| {});
-    assert_ne!(a.nodes, b.nodes, "the correction did not change the tree");
-    // The same engine, its tables now full of what the middlegame taught
-    // it: decided scores stay exact.
-    let mate = Position::from_fen("3k5/R8/9/9/9/9/9/9/4K4/1R7 w - - 0 1", RuleSet::Janggi)
-        .expect("valid FEN");
-    let r = on.search(&mate, &depth(4), &Control::new(), &mut |_| {});
-    assert_eq!(r.score, Score::Mate(1));
-    let bikjang = Position::from_fen("4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1", RuleSet::Janggi)
-        .expect("valid FEN");
-    let r = on.search(&bikjang, &depth(3), &Control::new(), &mut |_| {});
-    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e10e10"));
-    assert_eq!(r.score, Score::Mate(1));
+    let mate_in_3 = "3k5/9/9/9/9/9/9/9/4K4/RR7 w - - 0 1";
+    let bikjang = "4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1";
+    let mut off = Engine::new(Settings::default());
+    let plain = search(&mut off, middlegame, 10).nodes;
+    assert_eq!(search(&mut off, mate_in_3, 6).score, Score::Mate(3));
+    for variant in [
+        &[(CORR_WEIGHT, 100)][..],
+        &[(SINGULAR_DEPTH, 6)],
+        &[(CORR_WEIGHT, 100), (SINGULAR_DEPTH, 6)],
+    ] {
+        let mut margins = defaults;
+        for &(i, v) in variant {
+            margins.0[i] = v;
+        }
+        let mut on = Engine::new(Settings {
+            margins,
+            ..Settings::default()
+        });
+        let r = search(&mut on, middlegame, 10);
+        assert_ne!(r.nodes, plain, "{variant:?} did not change the tree");
+        // The same engine, its tables full of what the middlegame taught
+        // it: decided scores stay exact.
+        assert_eq!(
+            search(&mut on, mate_in_3, 6).score,
+            Score::Mate(3),
+            "{variant:?}"
+        );
+        let r = search(&mut on, bikjang, 3);
+        assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e10e10"));
+        assert_eq!(r.score, Score::Mate(1), "{variant:?}");
+    }
 }

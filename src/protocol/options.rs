@@ -419,6 +419,7 @@ pub const OPTIONS: &[OptionDef] = &[
     margin_row!(11),
     margin_row!(12),
     margin_row!(13),
+    margin_row!(14),
 ];
 
 // One row for each tunable margin: a margin added to `TUNABLES` needs its

@@ -59,8 +59,11 @@ pub const SEE_CAPTURE: usize = 12;
 /// the static evaluation (0, the default until an SPRT says otherwise,
 /// switches it off: nothing is learned or applied).
 pub const CORR_WEIGHT: usize = 13;
+/// Singular extensions with multi-cut: the least depth they are tried at
+/// (0, the default until an SPRT says otherwise, switches them off).
+pub const SINGULAR_DEPTH: usize = 14;
 
-pub const TUNABLES: [Tunable; 14] = [
+pub const TUNABLES: [Tunable; 15] = [
     t("RfpMargin", 130, 40, 300, 10.0),
     t("FutilityBase", 120, 0, 400, 10.0),
     t("FutilityDepth", 110, 30, 300, 8.0),
@@ -75,6 +78,7 @@ pub const TUNABLES: [Tunable; 14] = [
     t("SeeQuiet", 21, 4, 64, 2.0),
     t("SeeCapture", 126, 30, 400, 10.0),
     t("CorrWeight", 0, 0, 200, 10.0),
+    t("SingularDepth", 0, 0, 16, 1.0),
 ];
 
 pub const COUNT: usize = TUNABLES.len();

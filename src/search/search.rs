@@ -59,6 +59,8 @@ pub struct RootMove {
 #[derive(Copy, Clone, Default)]
 pub(super) struct Frame {
     eval: i32,
+    /// The move a singular-extension search leaves out at this ply.
+    excluded: Option<Move>,
     /// The move made from this ply, with its piece.
     pub(super) moved: Option<(Piece, Move)>,
 }
@@ -299,7 +301,13 @@ impl<'a> Searcher<'a> {
         }
 
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
+        // A singular-extension search asks about this position without its
+        // table move: the table's score and move (which include that move)
+        // are no answer to it, and its result must not overwrite the entry;
+        // the static evaluation it keeps still holds.
+        let excluded = self.stack[ply].excluded;
+        let probed = self.shared.tt.probe(key);
+        let tt = probed.filter(|_| excluded.is_none());
         let tt_move = tt.and_then(|t| t.mv);
         if let Some(t) = tt {
             let s = from_tt(t.score, ply);
@@ -320,6 +328,7 @@ impl<'a> Searcher<'a> {
         // so spend less here and let the next iteration fill the table.
         if depth >= 4
             && tt_move.is_none()
+            && excluded.is_none()
             && (pv_node || cut)
             && self.uses(Ablation::InternalIterativeReduction)
         {
@@ -328,7 +337,7 @@ impl<'a> Searcher<'a> {
 
         let raw_eval = if in_check {
             -INF
-        } else if let Some(t) = tt {
+        } else if let Some(t) = probed {
             t.eval
         } else {
             self.evaluate()
@@ -345,7 +354,7 @@ impl<'a> Searcher<'a> {
             _ => eval,
         };
 
-        if !pv_node && !in_check && beta.abs() < WIN_BOUND {
+        if !pv_node && !in_check && excluded.is_none() && beta.abs() < WIN_BOUND {
             // Reverse futility: far above beta at low depth.
             if depth <= 6
                 && eval - self.margin(m::RFP) * (depth - improving as i32) >= beta
@@ -425,6 +434,9 @@ impl<'a> Searcher<'a> {
         let mut best_by_rule = false;
 
         while let Some((m, order)) = picker.next(&self.pos, self.hist) {
+            if Some(m) == excluded {
+                continue;
+            }
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
@@ -491,8 +503,43 @@ impl<'a> Searcher<'a> {
             // Checks that lose material are not extended: Janggi's chariots
             // and cannons give so many checks that extending sacrifices
             // too swells the tree at depth.
-            let ext = (gives_check && ply < 2 * self.root_depth as usize && see_ge(&self.pos, m, 0))
-                as i32;
+            let mut ext = (gives_check
+                && ply < 2 * self.root_depth as usize
+                && see_ge(&self.pos, m, 0)) as i32;
+            // Singular extension: when every other move falls well short of
+            // the table move's score, the table move is the position's only
+            // move and gets a ply more. A decided table score (mate, or a
+            // rule ending: the count, bikjang, the move limit, perpetual
+            // check) is no bound to measure the others against. The table
+            // move may be the pass.
+            let se_depth = self.margin(m::SINGULAR_DEPTH);
+            if let Some(t) = tt.filter(|t| {
+                se_depth > 0
+                    && Some(m) == t.mv
+                    && depth >= se_depth
+                    && t.depth >= depth - 3
+                    && t.bound != Bound::Upper
+                    && from_tt(t.score, ply).abs() < WIN_BOUND
+                    && ply < 2 * self.root_depth as usize
+            }) {
+                let tt_score = from_tt(t.score, ply);
+                let s_beta = tt_score - 2 * depth;
+                self.stack[ply].excluded = Some(m);
+                let v = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut);
+                self.stack[ply].excluded = None;
+                if self.aborted() {
+                    return 0;
+                }
+                if v < s_beta {
+                    ext = 1;
+                } else if s_beta >= beta {
+                    // Multi-cut: another move beats beta too.
+                    return s_beta;
+                } else if tt_score >= beta {
+                    // Not singular, and it already beat beta: spend less.
+                    ext = -1;
+                }
+            }
             self.stack[ply].moved = Some((piece, m));
             self.make(m);
             self.shared.tt.prefetch(self.pos.key());
@@ -581,6 +628,10 @@ impl<'a> Searcher<'a> {
         // about it: not from a capture (which only says the position was
         // not quiet), not from a bound on the wrong side of the evaluation,
         // never from a decided score or one a rule ending gave.
+        if excluded.is_some() {
+            // Not the position's value, nor a lesson about its evaluation.
+            return best;
+        }
         if let Some(s) = slots {
             let learn = !best_by_rule
                 && best.abs() < WIN_BOUND
