@@ -13,7 +13,7 @@
 //! the same log resumes after its last complete line.
 
 use super::cli::{self, MatchConfig};
-use crate::search::margins::{Tunable, TUNABLES};
+use crate::search::margins::{self, Tunable, TUNABLES};
 use crate::util::rng::Rng;
 use std::io::Write;
 use std::path::PathBuf;
@@ -124,19 +124,19 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
     }
     let log = log.ok_or("--log FILE is required (it is also what a run resumes from)")?;
     let chosen: Vec<&'static Tunable> = match names {
-        None => TUNABLES.iter().collect(),
+        None => (0..TUNABLES.len())
+            .filter(|i| !margins::SWITCHES.contains(i))
+            .map(|i| &TUNABLES[i])
+            .collect(),
         Some(list) => list
             .iter()
             .map(|n| {
-                TUNABLES
-                    .iter()
-                    .find(|t| t.name.eq_ignore_ascii_case(n.trim()))
-                    .ok_or_else(|| {
-                        format!(
-                            "--params: no margin '{}' (janggun spsa --list)",
-                            crate::util::text::clip(n)
-                        )
-                    })
+                margins::index_of(n).map(|i| &TUNABLES[i]).ok_or_else(|| {
+                    format!(
+                        "--params: no margin '{}' (janggun spsa --list)",
+                        crate::util::text::clip(n)
+                    )
+                })
             })
             .collect::<Result<_, _>>()?,
     };

@@ -83,6 +83,17 @@ pub const TUNABLES: [Tunable; 15] = [
 
 pub const COUNT: usize = TUNABLES.len();
 
+/// The feature switches among the margins (0 = off): tuned only when asked
+/// for by name, since a perturbation off 0 switches the feature on.
+pub const SWITCHES: [usize; 2] = [CORR_WEIGHT, SINGULAR_DEPTH];
+
+/// The index of the margin called `name` (any case), if there is one.
+pub fn index_of(name: &str) -> Option<usize> {
+    TUNABLES
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(name.trim()))
+}
+
 /// The values in force.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Margins(pub [i32; COUNT]);

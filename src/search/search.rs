@@ -432,6 +432,7 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let bikjang = self.pos.bikjang();
         let mut best_by_rule = false;
+        let se_depth = self.margin(m::SINGULAR_DEPTH);
 
         while let Some((m, order)) = picker.next(&self.pos, self.hist) {
             if Some(m) == excluded {
@@ -512,7 +513,6 @@ impl<'a> Searcher<'a> {
             // rule ending: the count, bikjang, the move limit, perpetual
             // check) is no bound to measure the others against. The table
             // move may be the pass.
-            let se_depth = self.margin(m::SINGULAR_DEPTH);
             if let Some(t) = tt.filter(|t| {
                 se_depth > 0
                     && Some(m) == t.mv
@@ -624,14 +624,14 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        // The evaluation's error, learned where the result says something
-        // about it: not from a capture (which only says the position was
-        // not quiet), not from a bound on the wrong side of the evaluation,
-        // never from a decided score or one a rule ending gave.
         if excluded.is_some() {
             // Not the position's value, nor a lesson about its evaluation.
             return best;
         }
+        // The evaluation's error, learned where the result says something
+        // about it: not from a capture (which only says the position was
+        // not quiet), not from a bound on the wrong side of the evaluation,
+        // never from a decided score or one a rule ending gave.
         if let Some(s) = slots {
             let learn = !best_by_rule
                 && best.abs() < WIN_BOUND

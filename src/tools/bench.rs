@@ -4,7 +4,7 @@
 //! are cleared before each position and nothing depends on the clock).
 
 use crate::board::{Position, RuleSet};
-use crate::search::margins::{Margins, TUNABLES};
+use crate::search::margins::{self, Margins, TUNABLES};
 use crate::search::{check_hash_mb, check_threads, Control, Engine, Limits, Settings};
 use std::time::Instant;
 
@@ -95,10 +95,8 @@ pub fn parse_margins(overrides: &[String]) -> Result<Margins, String> {
         let (name, value) = o
             .split_once('=')
             .ok_or_else(|| format!("--margin wants NAME=VALUE, got '{o}'"))?;
-        let i = TUNABLES
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(name.trim()))
-            .ok_or_else(|| format!("unknown margin '{name}'"))?;
+        let i = margins::index_of(name)
+            .ok_or_else(|| format!("unknown margin '{}'", crate::util::text::clip(name)))?;
         let t = &TUNABLES[i];
         let v: i32 = value
             .trim()
