@@ -308,9 +308,12 @@ fn every_ablation_changes_the_tree_and_keeps_mates() {
 fn experimental_margins_change_the_tree_and_keep_decided_scores() {
     use janggun::search::margins::{Margins, CORR_WEIGHT, SINGULAR_DEPTH};
     let defaults = Margins::default();
-    // Off until an SPRT at a clock passes.
-    assert_eq!(defaults.get(CORR_WEIGHT), 0);
+    // Correction history passed its SPRT at a clock; singular extensions
+    // stay off until theirs does.
+    assert_eq!(defaults.get(CORR_WEIGHT), 100);
     assert_eq!(defaults.get(SINGULAR_DEPTH), 0);
+    let mut bare = defaults;
+    bare.0[CORR_WEIGHT] = 0;
     let search = |engine: &mut Engine, fen: &str, d: u32| {
         let pos = Position::from_fen(fen, RuleSet::Janggi).expect("valid FEN");
         engine.search(&pos, &depth(d), &Control::new(), &mut |_| {})
@@ -319,7 +322,10 @@ fn experimental_margins_change_the_tree_and_keep_decided_scores() {
         "1rba1abr1/4k4/2n1c2c1/p1p3p1p/4n4/2P6/P3p1P1P/1CN2C1N1/4K4/R1BA1AB1R w - - 0 1";
     let mate_in_3 = "3k5/9/9/9/9/9/9/9/4K4/RR7 w - - 0 1";
     let bikjang = "4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1";
-    let mut off = Engine::new(Settings::default());
+    let mut off = Engine::new(Settings {
+        margins: bare,
+        ..Settings::default()
+    });
     let plain = search(&mut off, middlegame, 10).nodes;
     assert_eq!(search(&mut off, mate_in_3, 6).score, Score::Mate(3));
     for variant in [
@@ -327,7 +333,7 @@ fn experimental_margins_change_the_tree_and_keep_decided_scores() {
         &[(SINGULAR_DEPTH, 6)],
         &[(CORR_WEIGHT, 100), (SINGULAR_DEPTH, 6)],
     ] {
-        let mut margins = defaults;
+        let mut margins = bare;
         for &(i, v) in variant {
             margins.0[i] = v;
         }

@@ -349,6 +349,16 @@ mod tests {
     }
 
     #[test]
+    fn the_default_set_leaves_out_the_switches_that_are_off() {
+        let s = parse(&args("--engine cmd=x --iterations 10 --log l")).unwrap();
+        let names: Vec<&str> = s.params.iter().map(|p| p.def.name).collect();
+        assert!(!names.contains(&"SingularDepth"), "{names:?}");
+        // On by default, so its weight is a margin like the others.
+        assert!(names.contains(&"CorrWeight"), "{names:?}");
+        assert!(names.contains(&"RfpMargin"), "{names:?}");
+    }
+
+    #[test]
     fn bad_command_lines_are_refused() {
         for bad in [
             "--iterations 10 --log l",

@@ -56,8 +56,8 @@ pub const SEE_QUIET: usize = 11;
 /// (Stockfish 11's 194, rescaled alike).
 pub const SEE_CAPTURE: usize = 12;
 /// Correction history: the percentage of the learned correction added to
-/// the static evaluation (0, the default until an SPRT says otherwise,
-/// switches it off: nothing is learned or applied).
+/// the static evaluation (0 switches it off: nothing is learned or
+/// applied). 100 passed an SPRT at 2+0.02 against 0 (docs/RESULTS.md).
 pub const CORR_WEIGHT: usize = 13;
 /// Singular extensions with multi-cut: the least depth they are tried at
 /// (0, the default until an SPRT says otherwise, switches them off).
@@ -77,15 +77,16 @@ pub const TUNABLES: [Tunable; 15] = [
     t("HistoryDivisor", 6000, 1000, 20000, 500.0),
     t("SeeQuiet", 21, 4, 64, 2.0),
     t("SeeCapture", 126, 30, 400, 10.0),
-    t("CorrWeight", 0, 0, 200, 10.0),
+    t("CorrWeight", 100, 0, 200, 10.0),
     t("SingularDepth", 0, 0, 16, 1.0),
 ];
 
 pub const COUNT: usize = TUNABLES.len();
 
-/// The feature switches among the margins (0 = off): tuned only when asked
-/// for by name, since a perturbation off 0 switches the feature on.
-pub const SWITCHES: [usize; 2] = [CORR_WEIGHT, SINGULAR_DEPTH];
+/// The feature switches among the margins that are off (0) by default:
+/// tuned only when asked for by name, since a perturbation off 0 switches
+/// the feature on.
+pub const SWITCHES: [usize; 1] = [SINGULAR_DEPTH];
 
 /// The index of the margin called `name` (any case), if there is one.
 pub fn index_of(name: &str) -> Option<usize> {
