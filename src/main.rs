@@ -53,7 +53,7 @@ enum Command {
         #[arg(long, hide = true)]
         nnue: bool,
         /// A search margin other than its default, as NAME=VALUE (the
-        /// hidden options, e.g. `--margin CorrWeight=100`); repeatable.
+        /// hidden options, e.g. `--margin SingularDepth=7`); repeatable.
         #[arg(long = "margin", value_name = "NAME=VALUE")]
         margins: Vec<String>,
     },
