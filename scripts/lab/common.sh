@@ -19,15 +19,19 @@ build() { # commit -> path of its binary (target/sprt/<commit>/janggun)
     echo "$dir/janggun"
 }
 
-# A match's PGN outlives the machine only in git: scripts/lab/keep_run.sh
-# copies it, gzipped, to docs/runs/, and this puts it back where the match
-# resumes from when the machine has none.
-restore_run() { # target/sprt/.../<name> (no extension)
-    local out=$1 kept
-    kept=docs/runs/$(basename "$out").pgn.gz
-    if [ ! -s "$out.pgn" ] && [ -s "$kept" ]; then
-        mkdir -p "$(dirname "$out")"
-        gunzip -c "$kept" >"$out.pgn"
+# A run's PGN or log outlives the machine only in git:
+# scripts/lab/keep_run.sh copies it, gzipped, to docs/runs/, and this puts
+# it back where the run resumes from when the machine has none.
+restore_kept() { # target/sprt/.../<name>.<pgn|log>
+    local file=$1 kept
+    kept=docs/runs/$(basename "$file").gz
+    if [ ! -s "$file" ] && [ -s "$kept" ]; then
+        mkdir -p "$(dirname "$file")"
+        gunzip -c "$kept" >"$file"
         echo "resuming from $kept" >&2
     fi
+}
+
+restore_run() { # target/sprt/.../<name> (no extension): its PGN
+    restore_kept "$1.pgn"
 }

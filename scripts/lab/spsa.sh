@@ -10,7 +10,7 @@
 #   ITERATIONS=2000 LIMIT="--tc 2+0.02" PARAMS=RfpMargin,LmrDivisor scripts/lab/spsa.sh main
 #
 # PARAMS defaults to what `janggun spsa` tunes by default (every margin but
-# the feature switches). The log goes to target/sprt/spsa/<commit>-<N>.log;
+# the feature switches that are off by default). The log goes to target/sprt/spsa/<commit>-<N>.log;
 # the last line printed gives the tuned values as option.NAME=VALUE, for an
 # SPRT against the defaults (DEV_OPTS of scripts/lab/sprt.sh).
 set -euo pipefail
@@ -26,11 +26,7 @@ root=$PWD/target/sprt
 bin=$(build "$ref")
 mkdir -p "$root/spsa"
 log=$root/spsa/$(basename "$(dirname "$bin")")-$iterations${PARAMS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$PARAMS")}.log
-kept=docs/runs/$(basename "$log").gz
-if [ ! -s "$log" ] && [ -s "$kept" ]; then
-    gunzip -c "$kept" >"$log"
-    echo "resuming from $kept" >&2
-fi
+restore_kept "$log"
 params=()
 [ -n "${PARAMS:-}" ] && params=(--params "$PARAMS")
 # shellcheck disable=SC2086 # LIMIT is a word list
