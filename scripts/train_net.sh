@@ -20,7 +20,8 @@
 # ran: those files cannot be made again byte for byte; the default here, one
 # thread a shard, gives the same counts of other games of the same kind.
 # On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
-# on the files already in $DATA. A run resumes: a shard whose file already
+# on the files already in $DATA, SKIP_TRAIN=1 stops once the data is made
+# and prints the data files' paths (scripts/gen2.sh takes them from here). A run resumes: a shard whose file already
 # holds its full count of records is kept, any other is made again.
 #
 # The shipped net's data and training predate data format version 2: the
@@ -80,6 +81,11 @@ fi
 files=
 for s in $GEN0; do files="$files $DATA/gen0_seed${s%%:*}.bin"; done
 for s in $GEN1; do files="$files $DATA/gen1_seed${s%%:*}.bin"; done
+if [ "${SKIP_TRAIN:-0}" = 1 ]; then
+    # shellcheck disable=SC2086 # one path a word
+    echo $files
+    exit 0
+fi
 # shellcheck disable=SC2086
 "$BIN" train $files \
     --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --wdl 0.1 --seed 1 \
