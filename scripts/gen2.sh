@@ -132,10 +132,11 @@ sweep() {
 }
 
 final() {
+    old=$(gen0_gen1) new=$(gen2_files)
     # shellcheck disable=SC2086
     {
-        candidate g012 "$(gen0_gen1) $(gen2_files)" $FINAL_ARGS
-        candidate g12 "$(gen0_gen1 | tr ' ' '\n' | grep /gen1_ | tr '\n' ' ') $(gen2_files)" $FINAL_ARGS
+        candidate g012 "$old $new" $FINAL_ARGS
+        candidate g12 "$(echo "$old" | tr ' ' '\n' | grep /gen1_ | tr '\n' ' ') $new" $FINAL_ARGS
     }
 }
 

@@ -21,8 +21,9 @@
 # thread a shard, gives the same counts of other games of the same kind.
 # On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
 # on the files already in $DATA, SKIP_TRAIN=1 stops once the data is made
-# and prints the data files' paths (scripts/gen2.sh takes them from here). A run resumes: a shard whose file already
-# holds its full count of records is kept, any other is made again.
+# and prints the data files' paths (scripts/gen2.sh takes them from here).
+# A run resumes: a shard whose file already holds its full count of records
+# is kept, any other is made again.
 #
 # The shipped net's data and training predate data format version 2: the
 # shards are written as version 1 with no opening check and no adjudication,
