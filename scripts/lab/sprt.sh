@@ -24,10 +24,15 @@ root=$PWD/target/sprt
 
 dev=$(build "$dev_ref")
 base=$(build "$base_ref")
-name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")${DEV_OPTS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$DEV_OPTS")}
+tag=${DEV_OPTS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$DEV_OPTS")}
+# A file name holds 255 bytes: a long option list (a tuning run's values) is
+# named by its checksum, and the list itself goes into the log.
+[ ${#tag} -gt 100 ] && tag=-opts_$(printf '%s' "$DEV_OPTS" | sha1sum | cut -c1-12)
+name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")$tag
 mkdir -p "$root/runs"
 out=$root/runs/$name
 restore_run "$out"
+[ -n "${DEV_OPTS:-}" ] && echo "DEV_OPTS: $DEV_OPTS" >>"$out.log"
 resume=()
 [ -s "$out.pgn" ] && resume=(--resume)
 # shellcheck disable=SC2086 # LIMIT, BOUNDS and DEV_OPTS are word lists
