@@ -35,6 +35,13 @@ GEN2_SHARD=${GEN2_SHARD:-100000}
 # scores.
 GEN2_SHARDS=${GEN2_SHARDS:-$(seq -s ' ' 101 180)}
 JOBS=${JOBS:-2}
+# Finished shards and the held-out file are kept in the data store
+# (scripts/data_store.sh, nets/data by default; STORE=off for none): each is
+# restored from there before it is made, and saved there once made, so that
+# the hours of self-play survive a new machine once nets/data is committed.
+STORE=${STORE:-nets/data}
+export STORE
+store() { "$(dirname "$0")/data_store.sh" "$@"; }
 # The shipped net's recipe, with NAME=VALUE changes: the sweep varies one
 # thing at a time from it.
 recipe() {
@@ -55,13 +62,22 @@ gen2_files() {
     for s in $GEN2_SHARDS; do printf '%s ' "$DATA/gen2_seed$s.bin"; done
 }
 
+# Format 2: a 32-byte header and 40-byte records.
+gen2_complete() { [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((32 + 40 * GEN2_SHARD)) ]; }
+save_gen2() {
+    for seed in $GEN2_SHARDS; do
+        f="$DATA/gen2_seed$seed.bin"
+        if gen2_complete "$f"; then store save "$f"; fi
+    done
+}
+
 make_gen2() {
     mkdir -p "$DATA"
     n=0
     for seed in $GEN2_SHARDS; do
         f="$DATA/gen2_seed$seed.bin"
-        # Format 2: a 32-byte header and 40-byte records.
-        if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 40 * GEN2_SHARD)) ]; then
+        store restore "$f"
+        if gen2_complete "$f"; then
             continue
         fi
         rm -f "$f"
@@ -74,10 +90,12 @@ make_gen2() {
         n=$((n + 1))
         if [ "$n" -ge "$JOBS" ]; then
             wait
+            save_gen2
             n=0
         fi
     done
     wait
+    save_gen2
     echo "gen2: $(echo "$GEN2_SHARDS" | wc -w) shards complete in $DATA" >&2
 }
 

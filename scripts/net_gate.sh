@@ -44,6 +44,14 @@ match() { # step, match arguments...
 
 if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
     want=${HELDOUT_POSITIONS:-20000}
+    # The data store (scripts/data_store.sh) keeps the file in git, so a new
+    # machine unpacks it rather than spending the quarter hour again.
+    if [ ! -f "$HELDOUT.done" ]; then
+        "$(dirname "$0")/data_store.sh" restore "$HELDOUT"
+        if [ -f "$HELDOUT" ] && [ "$(wc -c <"$HELDOUT")" -eq $((32 + 40 * want)) ]; then
+            touch "$HELDOUT.done"
+        fi
+    fi
     if [ ! -f "$HELDOUT.done" ]; then
         rm -f "$HELDOUT"
         # Every datagen setting spelt out, so a later default cannot change
@@ -53,6 +61,7 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
             --adjudicate-cp 1000 --adjudicate-plies 4 \
             --positions "$want" --out "$HELDOUT" --progress 60
         touch "$HELDOUT.done"
+        "$(dirname "$0")/data_store.sh" save "$HELDOUT"
     fi
     for net in "$BASE" "$CAND"; do
         "$BIN" net loss "$net" "$HELDOUT"

@@ -29,7 +29,10 @@
 # shards are written as version 1 with no opening check and no adjudication,
 # and the trainer keeps duplicate positions, as then.
 #
-# The data stays outside git (default target/nnue-data). To ship a net, copy
+# The data is made in $DATA (default target/nnue-data); each complete shard
+# is also saved in the data store (scripts/data_store.sh: nets/data,
+# compressed, committed to git; STORE=off for none) and restored from there
+# on a new machine before anything is played again. To ship a net, copy
 # it to nets/ and name it in src/nnue/embedded.rs.
 set -eu
 BIN=${1:-target/release/janggun}
@@ -44,6 +47,8 @@ mkdir -p "$DATA"
 GEN0=${GEN0:-"1:436033 2:144606"}
 GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
 JOBS=${JOBS:-2}
+STORE=${STORE:-nets/data}
+export STORE
 
 run_shards() { # generation, shards, extra datagen arguments...
     gen=$1 shards=$2
@@ -52,6 +57,7 @@ run_shards() { # generation, shards, extra datagen arguments...
     for s in $shards; do
         seed=${s%%:*} count=${s##*:}
         f="$DATA/${gen}_seed$seed.bin"
+        "$(dirname "$0")/data_store.sh" restore "$f"
         # Version 1 files: a 32-byte header and 32-byte records.
         if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 32 * count)) ]; then
             echo "train_net: $f complete, kept" >&2
@@ -63,9 +69,18 @@ run_shards() { # generation, shards, extra datagen arguments...
             --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
             2>"$DATA/${gen}_seed$seed.log" &
         n=$((n + 1))
-        if [ "$n" -ge "$JOBS" ]; then wait; n=0; fi
+        if [ "$n" -ge "$JOBS" ]; then wait; save_shards "$gen" "$shards"; n=0; fi
     done
     wait
+    save_shards "$gen" "$shards"
+}
+save_shards() { # generation, shards: the complete ones into the data store
+    for s in $2; do
+        f="$DATA/${1}_seed${s%%:*}.bin"
+        if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 32 * ${s##*:})) ]; then
+            "$(dirname "$0")/data_store.sh" save "$f"
+        fi
+    done
 }
 
 if [ "$GEN1_THREADS" != 4 ]; then

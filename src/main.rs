@@ -135,11 +135,11 @@ fn run_perft(
         } else {
             for (m, n) in &lines {
                 if divide {
-                    println!("{m}: {n}");
+                    janggun::outln!("{m}: {n}");
                 }
             }
             if divide {
-                println!();
+                janggun::outln!();
             }
             lines.iter().map(|(_, n)| n).sum()
         }
@@ -148,7 +148,7 @@ fn run_perft(
         janggun::board::perft::perft(&mut p, depth)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes searched: {total}");
+    janggun::outln!("Nodes searched: {total}");
     eprintln!(
         "time {:.3} s, {:.0} leaves/s",
         secs,

@@ -317,3 +317,27 @@ fn debug_log_file_records_both_directions() {
         .iter()
         .any(|l| l.contains("Debug Log File: cannot open")));
 }
+
+/// `janggun net info x | grep -q ...` once aborted with "failed printing to
+/// stdout: Broken pipe" when grep left before the last line: a tool whose
+/// reader has gone stops quietly, with status 0 and no panic.
+#[test]
+fn tools_stop_quietly_when_stdout_is_closed() {
+    let net = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/nn-abc4e3e48b16.jnn");
+    let cases: [&[&str]; 2] = [&["perft", "3", "--divide"], &["net", "info", net]];
+    for args in cases {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start janggun");
+        // The reader leaves before the first line is written.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    }
+}

@@ -294,14 +294,14 @@ impl Spsa {
             line.push_str(&format!(" plus={} minus={}", values(&plus), values(&minus)));
             writeln!(log, "{line}").map_err(|e| format!("{}: {e}", self.log.display()))?;
             log.flush().map_err(|e| e.to_string())?;
-            println!("{line}");
+            crate::outln!("{line}");
         }
         let tuned: Vec<String> = self
             .params
             .iter()
             .map(|p| format!("option.{}={}", p.def.name, p.theta.round() as i64))
             .collect();
-        println!("tuned: {}", tuned.join(" "));
+        crate::outln!("tuned: {}", tuned.join(" "));
         Ok(())
     }
 }
@@ -309,14 +309,19 @@ impl Spsa {
 /// The `spsa` subcommand.
 pub fn main(args: &[String]) -> Result<(), String> {
     if args.iter().any(|a| a == "-h" || a == "--help") {
-        println!("{USAGE}");
+        crate::outln!("{USAGE}");
         return Ok(());
     }
     if args.iter().any(|a| a == "--list") {
         for t in &TUNABLES {
-            println!(
+            crate::outln!(
                 "{:<16} default {:>5}  range {}..{}  c_end {}  r_end {}",
-                t.name, t.default, t.min, t.max, t.c_end, t.r_end
+                t.name,
+                t.default,
+                t.min,
+                t.max,
+                t.c_end,
+                t.r_end
             );
         }
         return Ok(());

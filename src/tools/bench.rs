@@ -141,7 +141,7 @@ pub fn run_eval(
         ..Settings::default()
     };
     let r = run_with_settings(depth, settings, |i, l| {
-        println!(
+        crate::outln!(
             "Position {:>2}/{n}: {} bestmove {} depth {} nodes {}",
             i + 1,
             l.fen,
@@ -150,10 +150,10 @@ pub fn run_eval(
             l.nodes
         );
     })?;
-    println!("===========================");
-    println!("Total time (ms) : {}", r.millis);
-    println!("Nodes searched: {}", r.nodes);
-    println!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1));
-    println!("Bench: {}", r.nodes);
+    crate::outln!("===========================");
+    crate::outln!("Total time (ms) : {}", r.millis);
+    crate::outln!("Nodes searched: {}", r.nodes);
+    crate::outln!("Nodes/second: {}", r.nodes * 1000 / r.millis.max(1));
+    crate::outln!("Bench: {}", r.nodes);
     Ok(())
 }

@@ -221,19 +221,19 @@ pub fn run(paths: &[String], epochs: usize, lambda: f64, freeze_pst: bool) -> Re
     }
     eprintln!("kept epoch {best_epoch}: held-out error {best_held:.6}");
     let w = best_w;
-    println!(
+    crate::outln!(
         "// Tuned by `janggun tune` over {} samples (K = {k:.3}, held-out error {best_held:.6}).",
         samples.len()
     );
-    println!("pub static TUNED: Params = [");
+    crate::outln!("pub static TUNED: Params = [");
     for (i, x) in w.iter().enumerate() {
-        println!(
+        crate::outln!(
             "    [{}, {}], // {}",
             x[0].round() as i16,
             x[1].round() as i16,
             param_name(i)
         );
     }
-    println!("];");
+    crate::outln!("];");
     Ok(())
 }

@@ -97,7 +97,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             return Ok(());
         }
         Some(DatagenCommand::Stats { files }) => {
-            print!("{}", super::stats::gather(&files)?);
+            crate::out!("{}", super::stats::gather(&files)?);
             return Ok(());
         }
         None => {}
@@ -301,6 +301,6 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
         probe.len(),
         start.elapsed().as_secs_f64()
     );
-    println!("{}", path.display());
+    crate::outln!("{}", path.display());
     Ok(())
 }

@@ -95,7 +95,7 @@ pub fn run(args: NetArgs) -> Result<(), String> {
     match args.command {
         NetCommand::Info { net } => {
             for l in info_lines(&*open(&net)?) {
-                println!("{l}");
+                crate::outln!("{l}");
             }
             Ok(())
         }
@@ -114,9 +114,11 @@ pub fn run(args: NetArgs) -> Result<(), String> {
                 g.positions,
                 d.skipped
             );
-            println!(
+            crate::outln!(
                 "gate loss {:.7} positions {} mean |eval - score| {:.1} cp",
-                g.loss, g.positions, g.mean_abs_cp
+                g.loss,
+                g.positions,
+                g.mean_abs_cp
             );
             Ok(())
         }
@@ -139,7 +141,7 @@ pub fn run(args: NetArgs) -> Result<(), String> {
             let path = out_dir.join(net.name());
             std::fs::write(&path, net.to_bytes())
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            println!("{}", path.display());
+            crate::outln!("{}", path.display());
             Ok(())
         }
     }

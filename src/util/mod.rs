@@ -1,9 +1,10 @@
 //! Crate-level helpers that belong to no layer: a seeded random generator,
-//! a content hash, the quoting of outside text and the opening of files
-//! named from outside. Nothing here imports
+//! a content hash, the quoting of outside text, the opening of files
+//! named from outside and the tools' writes to stdout. Nothing here imports
 //! from the rest of the crate, so every layer may use them.
 
 pub mod file;
 pub mod hash;
 pub mod rng;
+pub mod stdout;
 pub mod text;
