@@ -29,16 +29,21 @@ entry() { # name -> "bytes sha" from the manifest, or nothing
     [ -f "$MANIFEST" ] || return 0
     awk -v n="$1" '$1 == n { print $2, $3 }' "$MANIFEST"
 }
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+# "bytes sha256" of a file, as MANIFEST has it.
+stamp() { echo "$(wc -c <"$1") $(sha256sum "$1" | cut -d' ' -f1)"; }
+# Unpacks NAME.xz into dest and prints its stamp; nothing if xz fails.
+unpack() {
+    if xz -dc "$STORE/$1.xz" >"$2" 2>/dev/null; then stamp "$2"; fi
+}
 
 save() {
     f=$1 name=$(basename "$1")
     [ -f "$f" ] || { echo "data_store: no file $f" >&2; return 1; }
     mkdir -p "$STORE"
-    bytes=$(wc -c <"$f") sum=$(sha "$f")
+    now=$(stamp "$f")
     old=$(entry "$name")
     if [ -n "$old" ]; then
-        if [ "$old" = "$bytes $sum" ] && [ -f "$STORE/$name.xz" ]; then
+        if [ "$old" = "$now" ] && [ -f "$STORE/$name.xz" ]; then
             return 0
         fi
         if [ -f "$STORE/$name.xz" ]; then
@@ -50,7 +55,7 @@ save() {
     mv "$STORE/$name.xz.tmp" "$STORE/$name.xz"
     {
         [ -f "$MANIFEST" ] && awk -v n="$name" '$1 != n' "$MANIFEST"
-        echo "$name $bytes $sum"
+        echo "$name $now"
     } | sort >"$MANIFEST.tmp"
     mv "$MANIFEST.tmp" "$MANIFEST"
     echo "data_store: saved $f as $STORE/$name.xz ($(wc -c <"$STORE/$name.xz") bytes)" >&2
@@ -62,16 +67,16 @@ restore() {
     if [ -z "$want" ] || [ ! -f "$STORE/$name.xz" ]; then
         return 0
     fi
-    if [ -f "$f" ] && [ "$(wc -c <"$f") $(sha "$f")" = "$want" ]; then
+    if [ -f "$f" ] && [ "$(stamp "$f")" = "$want" ]; then
         return 0
     fi
     mkdir -p "$(dirname "$f")"
-    if ! xz -dc "$STORE/$name.xz" >"$f.restore"; then
+    got=$(unpack "$name" "$f.restore")
+    if [ -z "$got" ]; then
         rm -f "$f.restore"
         echo "data_store: $STORE/$name.xz does not unpack; $f not restored" >&2
         return 0
     fi
-    got="$(wc -c <"$f.restore") $(sha "$f.restore")"
     if [ "$got" != "$want" ]; then
         rm -f "$f.restore"
         echo "data_store: $STORE/$name.xz unpacks to $got, MANIFEST says $want; $f not restored" >&2
@@ -86,14 +91,10 @@ check() {
     bad=0
     while read -r name bytes sum; do
         tmp=$(mktemp)
-        if xz -dc "$STORE/$name.xz" >"$tmp" 2>/dev/null; then
-            got="$(wc -c <"$tmp") $(sha "$tmp")"
-        else
-            got=unreadable
-        fi
+        got=$(unpack "$name" "$tmp")
         rm -f "$tmp"
         if [ "$got" != "$bytes $sum" ]; then
-            echo "data_store: $name: $got, MANIFEST says $bytes $sum" >&2
+            echo "data_store: $name: ${got:-unreadable}, MANIFEST says $bytes $sum" >&2
             bad=1
         fi
     done <"$MANIFEST"
