@@ -7,7 +7,7 @@
 #           data format 2, GEN2_NODES a move, 8 random plies with the opening
 #           check, win adjudication, one thread a shard, shards of
 #           GEN2_SHARD records (a shard's file is the same bytes for the same
-#           seed; a shard cut short is made again);
+#           seed; a shard cut short goes on from its resume point);
 #   sweep   trainer settings on gen0 + gen1, one net each (below), and the
 #           gate loss of each on the gate's held-out file;
 #   final   FINAL_ARGS on gen0 + gen1 + gen2 and on gen1 + gen2;
@@ -80,13 +80,15 @@ make_gen2() {
         if gen2_complete "$f"; then
             continue
         fi
-        rm -f "$f"
+        # A shard cut short goes on from its resume point; one without a
+        # point (made before there were any) is made again.
+        [ -f "$f.resume" ] || rm -f "$f"
         # Every setting spelt out, so that a later default cannot change a
         # shard.
         "$BIN" datagen --nnue "$GEN2_NET" --threads 1 --seed "$seed" --nodes "$GEN2_NODES" \
             --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
-            --adjudicate-cp 1000 --adjudicate-plies 4 \
-            --positions "$GEN2_SHARD" --out "$f" --progress 120 2>"$DATA/gen2_seed$seed.log" &
+            --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
+            --positions "$GEN2_SHARD" --out "$f" --progress 120 2>>"$DATA/gen2_seed$seed.log" &
         n=$((n + 1))
         if [ "$n" -ge "$JOBS" ]; then
             wait

@@ -23,7 +23,8 @@
 # on the files already in $DATA, SKIP_TRAIN=1 stops once the data is made
 # and prints the data files' paths (scripts/gen2.sh takes them from here).
 # A run resumes: a shard whose file already holds its full count of records
-# is kept, any other is made again.
+# is kept, and one cut short goes on from its resume point (datagen
+# --resume: one thread a shard; the file is the same as one whole run's).
 #
 # The shipped net's data and training predate data format version 2: the
 # shards are written as version 1 with no opening check and no adjudication,
@@ -50,9 +51,9 @@ JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
 
-run_shards() { # generation, shards, extra datagen arguments...
-    gen=$1 shards=$2
-    shift 2
+run_shards() { # generation, shards, threads, extra datagen arguments...
+    gen=$1 shards=$2 threads=$3
+    shift 3
     n=0
     for s in $shards; do
         seed=${s%%:*} count=${s##*:}
@@ -63,11 +64,21 @@ run_shards() { # generation, shards, extra datagen arguments...
             echo "train_net: $f complete, kept" >&2
             continue
         fi
-        rm -f "$f"
-        "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" \
-            --positions "$count" --out "$DATA/${gen}_seed$seed.bin" --progress 60 \
+        # One thread a shard: a shard cut short goes on from its resume
+        # point (the same file as one whole run); with more threads, or
+        # with no point, it is made again.
+        resume=
+        if [ "$threads" = 1 ]; then
+            resume=--resume
+            [ -f "$f.resume" ] || rm -f "$f"
+        else
+            rm -f "$f" "$f.resume"
+        fi
+        # shellcheck disable=SC2086 # $resume is one word or none
+        "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" --threads "$threads" \
+            --positions "$count" --out "$f" --progress 60 $resume \
             --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
-            2>"$DATA/${gen}_seed$seed.log" &
+            2>>"$DATA/${gen}_seed$seed.log" &
         n=$((n + 1))
         if [ "$n" -ge "$JOBS" ]; then wait; save_shards "$gen" "$shards"; n=0; fi
     done
@@ -90,8 +101,8 @@ if [ "$GEN1_THREADS" != 4 ]; then
         "(gen0 is reproduced record for record)" >&2
 fi
 if [ "${SKIP_DATA:-0}" != 1 ]; then
-    run_shards gen0 "$GEN0" --threads 1
-    run_shards gen1 "$GEN1" --threads "$GEN1_THREADS" --nnue "$GEN1_NET"
+    run_shards gen0 "$GEN0" 1
+    run_shards gen1 "$GEN1" "$GEN1_THREADS" --nnue "$GEN1_NET"
 fi
 
 files=

@@ -2,12 +2,13 @@
 # The second-generation pipeline (scripts/gen2.sh) end to end at toy scale:
 # gen0 and gen1 shards, gen2 shards in format 2, the gate's held-out file,
 # the twelve sweep nets, the two final nets and the report; then the same
-# command again, which must find everything made and train nothing.
+# command again, which must find everything made and train nothing; the
+# data store; and a shard cut short, resumed to the same bytes.
 set -euo pipefail
 bin=$(realpath "${1:-target/release/janggun}")
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 export BIN=$bin DATA=$tmp/data GATE=$tmp/gate STORE=$tmp/store HELDOUT_POSITIONS=300 \
     GEN0="1:300 2:200" GEN1="11:300" GEN2_SHARDS="101 102" GEN2_SHARD=200 GEN2_NODES=300
 scripts/gen2.sh all >"$tmp/first.txt" 2>"$tmp/first.err" || { tail -n 20 "$tmp/first.err"; exit 1; }
@@ -56,4 +57,17 @@ fi
 rm -f "$DATA"/gen2_seed101.bin
 scripts/data_store.sh restore "$DATA"/gen2_seed101.bin 2>/dev/null
 [ ! -e "$DATA"/gen2_seed101.bin ] || { echo "net_pipeline: a damaged file was restored" >&2; exit 1; }
+# A shard cut short goes on from its resume point: made to a smaller cap,
+# then with a game's worth of garbage after its point (what a kill in the
+# middle of a game leaves), and made again: the bytes of one whole run.
+f=$DATA/gen2_seed102.bin
+want=$(sha256sum <"$f")
+rm -f "$f" "$f.resume"
+STORE=off GEN2_SHARDS=102 GEN2_SHARD=90 scripts/gen2.sh gen2 2>/dev/null
+[ -f "$f.resume" ] || { echo "net_pipeline: no resume point beside $f" >&2; exit 1; }
+head -c 1000 /dev/urandom >>"$f"
+STORE=off GEN2_SHARDS=102 scripts/gen2.sh gen2 2>/dev/null
+grep -q "datagen: resuming .* cut off" "$DATA/gen2_seed102.log" ||
+    { echo "net_pipeline: the shard was not resumed" >&2; exit 1; }
+[ "$(sha256sum <"$f")" = "$want" ] || { echo "net_pipeline: a resumed shard differs" >&2; exit 1; }
 echo "net_pipeline: ok"

@@ -70,6 +70,12 @@ pub struct DatagenArgs {
     /// out as they are written).
     #[arg(long, default_value_t = super::record::VERSION)]
     pub format: u32,
+    /// Keep a resume point beside the output (OUT.resume) and go on from
+    /// it: a run cut short and resumed with the same settings writes the
+    /// same file as one uninterrupted run, --positions and --games then
+    /// counting from the file's start (one thread only).
+    #[arg(long)]
+    pub resume: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -125,6 +131,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         adjudicate_cp: args.adjudicate_cp,
         adjudicate_plies: args.adjudicate_plies,
         version: args.format,
+        resume: args.resume,
     };
     // Settings are refused before a net is loaded or a file touched.
     opts.validate()?;

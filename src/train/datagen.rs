@@ -18,7 +18,10 @@
 //! come from (seed, number) alone, so one thread always writes the same
 //! file for the same seed.
 
-use super::record::{Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, VERSION, VERSION_V1};
+use super::record::{
+    Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE, VERSION, VERSION_V1,
+};
+use super::resume::{self, ResumePoint};
 use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
 use crate::search::eval::COUNT_STAKE;
 use crate::search::score::WIN_BOUND;
@@ -72,6 +75,9 @@ pub struct DatagenConfig {
     /// The data format version written: 2, or 1 (the filters of version 1
     /// applied as it is written, no flags kept).
     pub version: u32,
+    /// Keep a resume point beside the output and go on from it
+    /// (`crate::train::resume`); one thread only.
+    pub resume: bool,
 }
 
 impl DatagenConfig {
@@ -93,6 +99,7 @@ impl DatagenConfig {
             adjudicate_cp: DEFAULT_ADJUDICATE_CP,
             adjudicate_plies: DEFAULT_ADJUDICATE_PLIES,
             version: VERSION,
+            resume: false,
         }
     }
 
@@ -124,6 +131,13 @@ impl DatagenConfig {
                 self.adjudicate_plies
             ));
         }
+        if self.resume && self.threads != 1 {
+            return Err(format!(
+                "--resume needs --threads 1, not {}: with more threads games finish \
+                 out of order and no prefix of the file is a run of whole games",
+                self.threads
+            ));
+        }
         if self.version != VERSION && self.version != VERSION_V1 {
             return Err(format!(
                 "--format {} (must be {VERSION_V1} or {VERSION})",
@@ -131,6 +145,32 @@ impl DatagenConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Every setting that decides the games, for a resume point to be
+    /// checked against (not the caps: they only say where a file ends).
+    fn game_settings(&self, openings: usize) -> String {
+        let eval = match &self.settings.nnue {
+            Some(net) => net.name(),
+            None => "classical".to_string(),
+        };
+        let openings = match &self.openings {
+            Some(p) => format!("{} ({openings} FENs)", p.display()),
+            None => "setups".to_string(),
+        };
+        format!(
+            "janggun={} format={} seed={} nodes={} random_plies={} verify={}/{} \
+             adjudicate={}/{} eval={eval} openings={openings}",
+            env!("CARGO_PKG_VERSION"),
+            self.version,
+            self.seed,
+            self.nodes,
+            self.random_plies,
+            self.verify_nodes,
+            self.verify_limit,
+            self.adjudicate_cp,
+            self.adjudicate_plies,
+        )
     }
 }
 
@@ -255,6 +295,7 @@ enum Ending {
 
 /// One finished game's records, in the order they were played.
 struct Game {
+    index: u64,
     records: Vec<Raw>,
     ending: Ending,
 }
@@ -343,6 +384,7 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
         openings[rng.below(openings.len())].clone()
     };
     let dropped = |ending| Game {
+        index,
         records: Vec::new(),
         ending,
     };
@@ -399,7 +441,11 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
             s.encode_with(&meta)
         })
         .collect();
-    Game { records, ending }
+    Game {
+        index,
+        records,
+        ending,
+    }
 }
 
 fn fmt_secs(s: f64) -> String {
@@ -429,9 +475,74 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
+    let point_path = resume::path_for(&opts.out);
+    let settings = opts.game_settings(openings.len());
+    // Everything about a resume point is checked before the file is
+    // touched, so that a refusal leaves it as it was.
+    let point = if opts.resume {
+        let point = resume::read(&point_path, &settings)?;
+        let records = std::fs::metadata(&opts.out).map_or(0, |m| m.len()) > HEADER_SIZE as u64;
+        if point.is_none() && records {
+            return Err(format!(
+                "{} holds records but has no resume point ({}), so it cannot be \
+                 continued exactly: write another file",
+                opts.out.display(),
+                point_path.display()
+            ));
+        }
+        point
+    } else {
+        None
+    };
     let mut writer = RecordWriter::append(&opts.out, opts.version)?;
     let start_count = writer.count();
-    let next_game = AtomicU64::new(0);
+    // Where this run starts: game `first_game`, after `base` records that
+    // count towards the caps (a plain run appends, and its caps are its own).
+    let (first_game, base) = match point {
+        Some(p) if p.records > start_count => {
+            return Err(format!(
+                "{}: its resume point is after record {}, but it holds {start_count}: \
+                 the point is not this file's",
+                opts.out.display(),
+                p.records
+            ))
+        }
+        Some(p) => (p.next_game, p.records),
+        None => (0, 0),
+    };
+    if opts.resume {
+        if opts.positions.is_some_and(|p| start_count >= p)
+            || opts.games.is_some_and(|g| first_game >= g)
+        {
+            eprintln!(
+                "datagen: {} is complete ({start_count} records)",
+                opts.out.display()
+            );
+            return Ok(Summary::default());
+        }
+        // Records after the point are a game the last run was cut off in.
+        writer.truncate(base)?;
+        if start_count > 0 {
+            eprintln!(
+                "datagen: resuming {} at game {first_game}, after {base} records \
+                 ({} more cut off)",
+                opts.out.display(),
+                start_count - base
+            );
+        }
+        resume::write(
+            &point_path,
+            &settings,
+            ResumePoint {
+                next_game: first_game,
+                records: base,
+            },
+        )?;
+    } else {
+        // Appending makes any point beside the file untrue.
+        resume::remove(&point_path)?;
+    }
+    let next_game = AtomicU64::new(first_game);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Game>();
     let start = Instant::now();
@@ -473,18 +584,38 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 Ending::DroppedOpening => sum.dropped_openings += 1,
                 Ending::Unfinished => sum.unfinished += 1,
             }
-            for r in &game.records {
-                if opts.positions.is_some_and(|p| sum.positions >= p) {
-                    break;
-                }
+            let room = opts
+                .positions
+                .map_or(u64::MAX, |p| p.saturating_sub(base + sum.positions));
+            let take = game
+                .records
+                .len()
+                .min(room.try_into().unwrap_or(usize::MAX));
+            let before = writer.count();
+            for r in &game.records[..take] {
                 if let Err(e) = writer.write(r) {
                     outcome = Err(e);
                     break;
                 }
                 sum.positions += 1;
             }
-            let done = opts.positions.is_some_and(|p| sum.positions >= p)
-                || opts.games.is_some_and(|g| sum.games >= g);
+            if opts.resume && outcome.is_ok() {
+                // A game the cap cut short is left to a later, longer run.
+                let point = if take < game.records.len() {
+                    ResumePoint {
+                        next_game: game.index,
+                        records: before,
+                    }
+                } else {
+                    ResumePoint {
+                        next_game: game.index + 1,
+                        records: writer.count(),
+                    }
+                };
+                outcome = resume::write(&point_path, &settings, point);
+            }
+            let done = opts.positions.is_some_and(|p| base + sum.positions >= p)
+                || opts.games.is_some_and(|g| first_game + sum.games >= g);
             if done || outcome.is_err() {
                 stop.store(true, Ordering::Relaxed);
             }
@@ -496,7 +627,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 last_sync = Instant::now();
             }
             if last_progress.elapsed() >= opts.progress {
-                progress(opts, start, &sum);
+                progress(opts, start, &sum, (first_game, base));
                 last_progress = Instant::now();
             }
         }
@@ -504,25 +635,29 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     });
     writer.sync_count()?;
     result?;
-    progress(opts, start, &sum);
+    progress(opts, start, &sum, (first_game, base));
     eprintln!(
         "datagen: wrote {} positions (format version {}) from {} games to {} ({} records in the file)",
         sum.positions,
         opts.version,
         sum.games,
         opts.out.display(),
-        start_count + sum.positions
+        writer.count()
     );
     Ok(sum)
 }
 
-fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary) {
+/// A progress line; `(first_game, base)`: where a resumed run began, the
+/// caps counting from the file's start.
+fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary, (first_game, base): (u64, u64)) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let pps = sum.positions as f64 / secs;
     let gps = sum.games as f64 / secs;
     let left = match (opts.positions, opts.games) {
-        (Some(p), _) if pps > 0.0 => fmt_secs(p.saturating_sub(sum.positions) as f64 / pps),
-        (None, Some(g)) if gps > 0.0 => fmt_secs(g.saturating_sub(sum.games) as f64 / gps),
+        (Some(p), _) if pps > 0.0 => fmt_secs(p.saturating_sub(base + sum.positions) as f64 / pps),
+        (None, Some(g)) if gps > 0.0 => {
+            fmt_secs(g.saturating_sub(first_game + sum.games) as f64 / gps)
+        }
         (None, None) => "no limit".to_string(),
         _ => "?".to_string(),
     };

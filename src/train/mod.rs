@@ -14,6 +14,7 @@ pub mod model;
 pub mod net_cli;
 pub mod optim;
 pub mod record;
+pub mod resume;
 pub mod stats;
 pub mod trainer;
 

@@ -490,6 +490,22 @@ impl RecordWriter {
         })
     }
 
+    /// Cuts the file back to its first `records` records (no more than it
+    /// holds), the header's count with them.
+    pub fn truncate(&mut self, records: u64) -> Result<(), String> {
+        if records > self.count {
+            return Err(format!(
+                "{}: cannot cut {} records back to {records}",
+                self.name, self.count
+            ));
+        }
+        self.file
+            .set_len(HEADER_SIZE as u64 + records * self.size as u64)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        self.count = records;
+        self.sync_count()
+    }
+
     /// Appends a record: the first bytes of `r`, as many as the file's
     /// version has.
     pub fn write(&mut self, r: &Raw) -> Result<(), String> {
