@@ -53,12 +53,14 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
         fi
     fi
     if [ ! -f "$HELDOUT.done" ]; then
-        rm -f "$HELDOUT"
+        # A file cut short goes on from its resume point; one without a
+        # point is made again.
+        [ -f "$HELDOUT.resume" ] || rm -f "$HELDOUT"
         # Every datagen setting spelt out, so a later default cannot change
         # the file.
         "$BIN" datagen --nnue "$BASE" --threads 1 --seed 7001 --nodes 5000 \
             --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
-            --adjudicate-cp 1000 --adjudicate-plies 4 \
+            --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
             --positions "$want" --out "$HELDOUT" --progress 60
         touch "$HELDOUT.done"
         "$(dirname "$0")/data_store.sh" save "$HELDOUT"
