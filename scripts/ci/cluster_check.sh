@@ -168,15 +168,23 @@ step "single-node Slurm: munged, slurmctld, slurmd"
 slurm_up "$t/slurm"
 ok "node $(sinfo -h -o '%N %t')"
 
-step "Slurm datagen array (seeds 1-3) and its merge"
+step "Slurm datagen array (seeds 1-3, seed 2 left cut short by an earlier task) and its merge"
+# What a task killed at its time limit leaves: part of the shard, its
+# resume point, and records of a game the point does not count.
+mkdir -p "$t/sdg/shards"
+"$bin" datagen --threads 1 --seed 2 --nodes 300 --positions 120 --random-plies 8 \
+    --progress 100000 --resume --out "$t/sdg/shards/seed-2.bin.part" 2>/dev/null
+head -c 1000 /dev/urandom >>"$t/sdg/shards/seed-2.bin.part"
 scripts/cluster/slurm/submit.sh datagen --work "$t/sdg" --seeds 1-3 --nodes 300 \
     --positions 300 --binary "$bin" --wait
 for s in 1 2 3; do
     cmp "$t/sdg/shards/seed-$s.bin" "$shards/seed-$s.bin" || fail "Slurm's seed $s differs from the ssh host's"
 done
+grep -rq "datagen: resuming .*seed-2.bin.part" "$t/sdg/logs" || fail "seed 2 was made again, not resumed"
+[ ! -e "$t/sdg/shards/seed-2.bin.part.resume" ] || fail "a finished shard's resume point was left"
 records=$(data_records "$t/sdg/merged.bin")
 [ "$records" = 900 ] || fail "Slurm merged $records records, not 900"
-ok "Slurm shards 1-3 byte-equal to the ssh hosts'; merged 900 records"
+ok "Slurm shards 1-3 byte-equal to the ssh hosts' (seed 2 resumed); merged 900 records"
 
 step "Slurm match array (seeds 1-3) with a failing task, then that index again"
 mkdir -p "$t/sm/shards/seed-2.json.part" # task 2 cannot write its report: it fails
