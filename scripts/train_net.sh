@@ -19,7 +19,9 @@
 # machine in 13 minutes, and games finished in whatever order the threads
 # ran: those files cannot be made again byte for byte; the default here, one
 # thread a shard, gives the same counts of other games of the same kind.
-# On 2 cores expect about 3 hours for gen0 and 4 for gen1; SKIP_DATA=1 trains
+# The shards of both generations run as one queue, longest first, JOBS (2)
+# at a time. They took about 6.5 CPU-hours when they were made (gen0 3,
+# gen1 3.4), so expect about 3.3 hours on 2 cores; SKIP_DATA=1 trains
 # on the files already in $DATA, SKIP_TRAIN=1 stops once the data is made
 # and prints the data files' paths (scripts/gen2.sh takes them from here).
 # A run resumes: a shard whose file already holds its full count of records
@@ -36,7 +38,16 @@
 # on a new machine before anything is played again. To ship a net, copy
 # it to nets/ and name it in src/nnue/embedded.rs.
 set -eu
-BIN=${1:-target/release/janggun}
+# `train_net.sh --shard GEN SEED COUNT THREADS [datagen arguments...]` is
+# this script making one shard for its own queue (below).
+shard=
+if [ "${1:-}" = --shard ]; then
+    shift
+    shard=1
+    BIN=${BIN:?}
+else
+    BIN=${1:-target/release/janggun}
+fi
 DATA=${DATA:-target/nnue-data}
 GEN1_THREADS=${GEN1_THREADS:-1}
 GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
@@ -50,49 +61,43 @@ GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163
 JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
+store() { "$(dirname "$0")/data_store.sh" "$@"; }
+# Version 1 files: a 32-byte header and 32-byte records.
+complete() { [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((32 + 32 * $2)) ]; }
 
-run_shards() { # generation, shards, threads, extra datagen arguments...
-    gen=$1 shards=$2 threads=$3
-    shift 3
-    n=0
-    for s in $shards; do
-        seed=${s%%:*} count=${s##*:}
-        f="$DATA/${gen}_seed$seed.bin"
-        "$(dirname "$0")/data_store.sh" restore "$f"
-        # Version 1 files: a 32-byte header and 32-byte records.
-        if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 32 * count)) ]; then
-            echo "train_net: $f complete, kept" >&2
-            continue
-        fi
-        # One thread a shard: a shard cut short goes on from its resume
-        # point (the same file as one whole run); with more threads, or
-        # with no point, it is made again.
-        resume=
-        if [ "$threads" = 1 ]; then
-            resume=--resume
-            [ -f "$f.resume" ] || rm -f "$f"
-        else
-            rm -f "$f" "$f.resume"
-        fi
-        # shellcheck disable=SC2086 # $resume is one word or none
-        "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" --threads "$threads" \
-            --positions "$count" --out "$f" --progress 60 $resume \
-            --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
-            2>>"$DATA/${gen}_seed$seed.log" &
-        n=$((n + 1))
-        if [ "$n" -ge "$JOBS" ]; then wait; save_shards "$gen" "$shards"; n=0; fi
-    done
-    wait
-    save_shards "$gen" "$shards"
+make_shard() { # generation, seed, records, threads, extra datagen arguments...
+    gen=$1 seed=$2 count=$3 threads=$4
+    shift 4
+    f="$DATA/${gen}_seed$seed.bin"
+    store restore "$f"
+    if complete "$f" "$count"; then
+        echo "train_net: $f complete, kept" >&2
+        return 0
+    fi
+    # One thread a shard: a shard cut short goes on from its resume point
+    # (the same file as one whole run); with more threads, or with no
+    # point, it is made again.
+    resume=
+    if [ "$threads" = 1 ]; then
+        resume=--resume
+        [ -f "$f.resume" ] || rm -f "$f"
+    else
+        rm -f "$f" "$f.resume"
+    fi
+    # shellcheck disable=SC2086 # $resume is one word or none
+    if ! "$BIN" datagen --nodes 3000 --random-plies 8 --seed "$seed" --threads "$threads" \
+        --positions "$count" --out "$f" --progress 60 $resume \
+        --format 1 --verify-nodes 0 --adjudicate-cp 0 "$@" \
+        2>>"$DATA/${gen}_seed$seed.log"; then
+        echo "train_net: $f failed; see $DATA/${gen}_seed$seed.log" >&2
+        return 1
+    fi
+    complete "$f" "$count" && store save "$f"
 }
-save_shards() { # generation, shards: the complete ones into the data store
-    for s in $2; do
-        f="$DATA/${1}_seed${s%%:*}.bin"
-        if [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((32 + 32 * ${s##*:})) ]; then
-            "$(dirname "$0")/data_store.sh" save "$f"
-        fi
-    done
-}
+if [ -n "$shard" ]; then
+    make_shard "$@"
+    exit
+fi
 
 if [ "$GEN1_THREADS" != 4 ]; then
     echo "train_net: the gen1 shards of the shipped net were made with 4 threads a shard;" \
@@ -101,8 +106,16 @@ if [ "$GEN1_THREADS" != 4 ]; then
         "(gen0 is reproduced record for record)" >&2
 fi
 if [ "${SKIP_DATA:-0}" != 1 ]; then
-    run_shards gen0 "$GEN0" 1
-    run_shards gen1 "$GEN1" "$GEN1_THREADS" --nnue "$GEN1_NET"
+    # One queue of every shard of both generations (gen1's player is a net
+    # in nets/, not made from gen0), longest first, JOBS at a time: a core
+    # never waits for the other's shard to end, as it would with pairs of
+    # shards of unequal sizes.
+    export BIN DATA
+    {
+        for s in $GEN0; do echo "gen0 ${s%%:*} ${s##*:} 1"; done
+        for s in $GEN1; do echo "gen1 ${s%%:*} ${s##*:} $GEN1_THREADS --nnue $GEN1_NET"; done
+    } | sort -k3,3nr | xargs -L 1 -P "$JOBS" "$0" --shard ||
+        { echo "train_net: some shards were not made; run again to resume them" >&2; exit 1; }
 fi
 
 files=
