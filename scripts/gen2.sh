@@ -81,7 +81,9 @@ make_gen2() {
             continue
         fi
         # A shard cut short goes on from its resume point; one without a
-        # point (made before there were any) is made again.
+        # point (made before there were any) is made again, and a point
+        # without its shard is dropped.
+        [ -f "$f" ] || rm -f "$f.resume"
         [ -f "$f.resume" ] || rm -f "$f"
         # Every setting spelt out, so that a later default cannot change a
         # shard.

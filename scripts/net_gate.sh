@@ -55,6 +55,7 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
     if [ ! -f "$HELDOUT.done" ]; then
         # A file cut short goes on from its resume point; one without a
         # point is made again.
+        [ -f "$HELDOUT" ] || rm -f "$HELDOUT.resume"
         [ -f "$HELDOUT.resume" ] || rm -f "$HELDOUT"
         # Every datagen setting spelt out, so a later default cannot change
         # the file.

@@ -80,6 +80,7 @@ make_shard() { # generation, seed, records, threads, extra datagen arguments...
     resume=
     if [ "$threads" = 1 ]; then
         resume=--resume
+        [ -f "$f" ] || rm -f "$f.resume"
         [ -f "$f.resume" ] || rm -f "$f"
     else
         rm -f "$f" "$f.resume"

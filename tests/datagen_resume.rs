@@ -162,6 +162,13 @@ fn a_point_that_is_not_the_files_is_refused_and_the_file_kept() {
     assert!(e.contains("not this file's"), "{e}");
     assert_eq!(std::fs::read(&f).unwrap(), before);
 
+    // A point whose file is gone: refused, and no file is made.
+    let gone = dir.join("gone.bin");
+    std::fs::copy(&point_path, resume::path_for(&gone)).unwrap();
+    let e = run(&opts(&gone, 300)).unwrap_err();
+    assert!(e.contains("not this file's"), "{e}");
+    assert!(!gone.exists());
+
     // Garbage in the point's place.
     std::fs::write(&point_path, b"\x00\x01 not a point").unwrap();
     let e = run(&opts(&f, 300)).unwrap_err();

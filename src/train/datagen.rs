@@ -19,7 +19,8 @@
 //! file for the same seed.
 
 use super::record::{
-    Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE, VERSION, VERSION_V1,
+    record_size, Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE, VERSION,
+    VERSION_V1,
 };
 use super::resume::{self, ResumePoint};
 use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
@@ -481,14 +482,29 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     // touched, so that a refusal leaves it as it was.
     let point = if opts.resume {
         let point = resume::read(&point_path, &settings)?;
-        let records = std::fs::metadata(&opts.out).map_or(0, |m| m.len()) > HEADER_SIZE as u64;
-        if point.is_none() && records {
-            return Err(format!(
-                "{} holds records but has no resume point ({}), so it cannot be \
-                 continued exactly: write another file",
-                opts.out.display(),
-                point_path.display()
-            ));
+        // Whole records in the file as it is (none when it is missing).
+        let size = record_size(opts.version).unwrap_or(1) as u64;
+        let held = std::fs::metadata(&opts.out)
+            .map_or(0, |m| m.len().saturating_sub(HEADER_SIZE as u64) / size);
+        match point {
+            None if held > 0 => {
+                return Err(format!(
+                    "{} holds records but has no resume point ({}), so it cannot be \
+                     continued exactly: write another file",
+                    opts.out.display(),
+                    point_path.display()
+                ))
+            }
+            Some(p) if p.records > held => {
+                return Err(format!(
+                    "{}: its resume point ({}) is after record {}, but the file holds \
+                     {held}: the point is not this file's (delete it to start again)",
+                    opts.out.display(),
+                    point_path.display(),
+                    p.records
+                ))
+            }
+            _ => {}
         }
         point
     } else {
@@ -498,18 +514,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     let start_count = writer.count();
     // Where this run starts: game `first_game`, after `base` records that
     // count towards the caps (a plain run appends, and its caps are its own).
-    let (first_game, base) = match point {
-        Some(p) if p.records > start_count => {
-            return Err(format!(
-                "{}: its resume point is after record {}, but it holds {start_count}: \
-                 the point is not this file's",
-                opts.out.display(),
-                p.records
-            ))
-        }
-        Some(p) => (p.next_game, p.records),
-        None => (0, 0),
-    };
+    let (first_game, base) = point.map_or((0, 0), |p| (p.next_game, p.records));
     if opts.resume {
         if opts.positions.is_some_and(|p| start_count >= p)
             || opts.games.is_some_and(|g| first_game >= g)
