@@ -2,8 +2,9 @@
 # The second-generation net, step by step; every step resumes where it
 # stopped, so the whole thing can run across sessions and machines:
 #
-#   data    gen0 and gen1 as the shipped net had them (scripts/train_net.sh
-#           with SKIP_TRAIN=1), then gen2: self-play by the shipped net in
+#   data    gen0 and gen1 as nn-abc4e3e48b16 had them (scripts/train_net.sh
+#           with NET=abc4e3e48b16 SKIP_TRAIN=1), then gen2: self-play by
+#           BASE, nn-abc4e3e48b16 (the shipped net before gen2's), in
 #           data format 2, GEN2_NODES a move, 8 random plies with the opening
 #           check, win adjudication, one thread a shard, shards of
 #           GEN2_SHARD records (a shard's file is the same bytes for the same
@@ -42,8 +43,8 @@ JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
 store() { "$(dirname "$0")/data_store.sh" "$@"; }
-# The shipped net's recipe, with NAME=VALUE changes: the sweep varies one
-# thing at a time from it.
+# The recipe of nn-abc4e3e48b16 and of the shipped nn-013b8d4f0298, with
+# NAME=VALUE changes: the sweep varies one thing at a time from it.
 recipe() {
     hidden=256 epochs=2 batch=1024 lr=0.002 floor=0.05 wdl=0.1 act=crelu buckets=1
     dup=--keep-duplicates
@@ -53,10 +54,10 @@ recipe() {
 }
 FINAL_ARGS=${FINAL_ARGS:-$(recipe)}
 
-# The shipped net's data (train_net.sh owns its shard list): made where
+# nn-abc4e3e48b16's data (train_net.sh owns its shard list): made where
 # missing, and listed.
 gen0_gen1() {
-    SKIP_TRAIN=1 DATA=$DATA "$(dirname "$0")/train_net.sh" "$BIN"
+    NET=abc4e3e48b16 SKIP_TRAIN=1 DATA=$DATA "$(dirname "$0")/train_net.sh" "$BIN"
 }
 gen2_files() {
     for s in $GEN2_SHARDS; do printf '%s ' "$DATA/gen2_seed$s.bin"; done
@@ -159,8 +160,9 @@ final() {
     {
         candidate g012 "$old $new" $FINAL_ARGS
         candidate g12 "$(echo "$old" | tr ' ' '\n' | grep /gen1_ | tr '\n' ' ') $new" $FINAL_ARGS
-        # gen2 alone: its first 44 shards already beat the shipped net by
-        # 90 Elo at 5000 nodes (docs/RESULTS.md).
+        # gen2 alone: its first 44 shards made the shipped net,
+        # nn-013b8d4f0298, +90 Elo over nn-abc4e3e48b16 at 5000 nodes
+        # (docs/RESULTS.md).
         candidate g2 "$new" $FINAL_ARGS
     }
 }
@@ -168,7 +170,7 @@ final() {
 report() {
     heldout
     {
-        echo "shipped $("$BIN" net loss "$BASE" "$GATE/heldout-seed7001.bin" 2>/dev/null) $BASE"
+        echo "base $("$BIN" net loss "$BASE" "$GATE/heldout-seed7001.bin" 2>/dev/null) $BASE"
         for l in "$DATA"/nets/*.loss; do
             [ -f "$l" ] || continue
             echo "$(basename "$l" .loss) $(cat "$l") $(cat "${l%.loss}.net")"

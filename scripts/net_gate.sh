@@ -1,12 +1,12 @@
 #!/bin/sh
 # The gate a new net passes before it ships, in three steps, each resumable:
 #
-#   1. loss   the gate metric (`janggun net loss`) of the candidate and of the
-#             shipped net on the held-out file, which is made once and never
-#             changes: one thread, seed 7001, 5000 nodes a move with the
-#             shipped net, 20000 positions (so a new machine makes the same
-#             file byte for byte; about 15 minutes on one core);
-#   2. sprt   candidate against the shipped net, same binary, 5000 nodes a
+#   1. loss   the gate metric (`janggun net loss`) of the candidate and of
+#             BASE on the held-out file, which is made once and never
+#             changes: one thread, seed 7001, 5000 nodes a move with
+#             nn-abc4e3e48b16, 20000 positions (so a new machine makes the
+#             same file byte for byte; about 15 minutes on one core);
+#   2. sprt   candidate against BASE, same binary, 5000 nodes a
 #             move, `--sprt elo0=0 elo1=10` (pentanomial), 8 random plies;
 #   3. clock  400 games at 1 s + 0.1 s (the issue's figure: at least +60 Elo,
 #             no time losses), or STAGE_TC/STAGE_GAMES for the 10+0.1
@@ -17,6 +17,11 @@
 #
 # Each match writes OUT/<candidate>-<step>.{pgn,json,log}; running the same
 # step again continues it (`--resume`).
+#
+# BASE is nets/nn-abc4e3e48b16.jnn unless told: the net the second
+# generation is measured against (it played gen2's games). The shipped net,
+# nn-013b8d4f0298, passed this gate against it; a later candidate passes it
+# against the shipped net too: BASE=nets/nn-013b8d4f0298.jnn.
 set -eu
 CAND=${1:?candidate net}
 STEP=${2:-all}
@@ -24,10 +29,14 @@ BIN=${BIN:-target/release/janggun}
 BASE=${BASE:-nets/nn-abc4e3e48b16.jnn}
 OUT=${OUT:-target/gate}
 HELDOUT=${HELDOUT:-$OUT/heldout-seed7001.bin}
+HELDOUT_NET=nets/nn-abc4e3e48b16.jnn
 STAGE_TC=${STAGE_TC:-1+0.1}
 STAGE_GAMES=${STAGE_GAMES:-400}
 mkdir -p "$OUT"
 name=$(basename "$CAND" .jnn)
+# A match against another base is another match: its files say so, so that
+# resuming one never continues the other.
+[ "$BASE" = nets/nn-abc4e3e48b16.jnn ] || name=$name-vs-$(basename "$BASE" .jnn)
 
 match() { # step, match arguments...
     step=$1
@@ -37,7 +46,7 @@ match() { # step, match arguments...
     [ -s "$out.pgn" ] && resume=--resume
     # shellcheck disable=SC2086 # $resume is empty or one flag
     "$BIN" match --engine name=candidate cmd="$BIN" option.EvalFile="$CAND" option.Hash=64 \
-        --engine name=shipped cmd="$BIN" option.EvalFile="$BASE" option.Hash=64 \
+        --engine name=base cmd="$BIN" option.EvalFile="$BASE" option.Hash=64 \
         --random-plies 8 --concurrency "${CONCURRENCY:-2}" \
         --pgn "$out.pgn" --json "$out.json" $resume "$@" | tee -a "$out.log" | tail -n 12
 }
@@ -59,7 +68,7 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
         [ -f "$HELDOUT.resume" ] || rm -f "$HELDOUT"
         # Every datagen setting spelt out, so a later default cannot change
         # the file.
-        "$BIN" datagen --nnue "$BASE" --threads 1 --seed 7001 --nodes 5000 \
+        "$BIN" datagen --nnue "$HELDOUT_NET" --threads 1 --seed 7001 --nodes 5000 \
             --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
             --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
             --positions "$want" --out "$HELDOUT" --progress 60

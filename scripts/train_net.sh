@@ -1,42 +1,61 @@
 #!/bin/sh
-# The whole NNUE procedure with the parameters of the shipped net,
-# nets/nn-abc4e3e48b16.jnn:
+# The whole NNUE procedure of a net in nets/, its data and its training; the
+# last line printed is the new net's path.
+#
+#   scripts/train_net.sh [janggun binary]                   the shipped net
+#   NET=abc4e3e48b16 scripts/train_net.sh [janggun binary]  the net before it
+#
+# nn-013b8d4f0298, the shipped net (NET=013b8d4f0298, the default):
+#
+#   gen2  self-play by nets/nn-abc4e3e48b16.jnn in data format 2: seeds
+#         101..128 and 165..180, 100,000 records each, 3000 nodes a move, one
+#         thread a shard, 8 random plies with the opening check, win
+#         adjudication (scripts/gen2.sh gen2 owns the settings and makes
+#         them; about 4.3 hours on 2 cores, or restored from the data store);
+#   train on them: 256 hidden, CReLU, one output bucket, 2 epochs, batch
+#         1024, learning rate 0.002 falling to 5% of it, --wdl 0.1, seed 1,
+#         the default load filters with duplicates kept.
+#
+# A one-thread shard played at a node count is the same file for the same
+# seed on any machine, so every gen2 shard can be made again byte for byte,
+# provided the search plays the same moves: the shards were made by the
+# search whose signature with their player is 1529251
+# (`janggun bench --net nets/nn-abc4e3e48b16.jnn`), and the script warns when
+# the binary's differs (it then plays other games of the same kind). Shards
+# 165..180 were made on another machine and checked against one made here.
+#
+# nn-abc4e3e48b16 (NET=abc4e3e48b16), the net that plays gen2:
 #
 #   gen0  self-play with the classical evaluation: seeds 1 and 2, one thread
 #         each, 3000 nodes a move;
 #   gen1  self-play with the previous net, nets/nn-c7f2d971be0b.jnn (itself
 #         trained on gen0 alone, 6 epochs): seeds 11..18, 3000 nodes a move;
 #   train on gen0 + gen1, 256 hidden, 2 epochs (more epochs memorise games:
-#         the held-out loss rises after the second), --wdl 0.1, seed 1;
-#         the last line printed is the net's path.
+#         the held-out loss rises after the second), --wdl 0.1, seed 1.
 #
-#   scripts/train_net.sh [janggun binary]
+# Each of its shards is capped at the record count the net was trained on.
+# gen0 is reproduced record for record. Its gen1 shards were made with 4
+# threads each (GEN1_THREADS=4), on a 16-core machine in 13 minutes, and
+# games finished in whatever order the threads ran: those files cannot be
+# made again byte for byte; the default here, one thread a shard, gives the
+# same counts of other games of the same kind. The shards of both
+# generations run as one queue, longest first, JOBS (2) at a time. They took
+# about 6.5 CPU-hours when they were made (gen0 3, gen1 3.4), so expect
+# about 3.3 hours on 2 cores. Its data and training predate data format
+# version 2: the shards are written as version 1 with no opening check and
+# no adjudication, and the trainer keeps duplicate positions, as then.
 #
-# Each shard is capped at the record count the shipped net was trained on.
-# A shard made with one thread is the same file for the same seed (a prefix
-# of the same games), so gen0 is reproduced record for record. The shipped
-# gen1 shards were made with 4 threads each (GEN1_THREADS=4), on a 16-core
-# machine in 13 minutes, and games finished in whatever order the threads
-# ran: those files cannot be made again byte for byte; the default here, one
-# thread a shard, gives the same counts of other games of the same kind.
-# The shards of both generations run as one queue, longest first, JOBS (2)
-# at a time. They took about 6.5 CPU-hours when they were made (gen0 3,
-# gen1 3.4), so expect about 3.3 hours on 2 cores; SKIP_DATA=1 trains
-# on the files already in $DATA, SKIP_TRAIN=1 stops once the data is made
-# and prints the data files' paths (scripts/gen2.sh takes them from here).
-# A run resumes: a shard whose file already holds its full count of records
-# is kept, and one cut short goes on from its resume point (datagen
-# --resume: one thread a shard; the file is the same as one whole run's).
-#
-# The shipped net's data and training predate data format version 2: the
-# shards are written as version 1 with no opening check and no adjudication,
-# and the trainer keeps duplicate positions, as then.
-#
-# The data is made in $DATA (default target/nnue-data); each complete shard
-# is also saved in the data store (scripts/data_store.sh: nets/data,
-# compressed, committed to git; STORE=off for none) and restored from there
-# on a new machine before anything is played again. To ship a net, copy
-# it to nets/ and name it in src/nnue/embedded.rs.
+# Either way: SKIP_DATA=1 trains on the files already in $DATA; SKIP_TRAIN=1
+# stops once the data is made and prints the data files' paths
+# (scripts/gen2.sh takes gen0 and gen1 from here); a run resumes (a complete
+# shard is kept, one cut short goes on from its resume point: datagen
+# --resume, the same file as one whole run's). The data is made in $DATA
+# (default target/nnue-data); each complete shard is also saved in the data
+# store (scripts/data_store.sh: nets/data, compressed, committed to git;
+# STORE=off for none) and restored from there before anything is played
+# again. For a quick trial: G2SEEDS="101 102" G2RECORDS=500 G2NODES=300
+# EPOCHS=1, or NET=abc4e3e48b16 GEN0="1:500" GEN1="11:500" EPOCHS=1. To ship
+# a net, copy it to nets/ and name it in src/nnue/embedded.rs.
 set -eu
 # `train_net.sh --shard GEN SEED COUNT THREADS [datagen arguments...]` is
 # this script making one shard for its own queue (below).
@@ -45,26 +64,68 @@ if [ "${1:-}" = --shard ]; then
     shift
     shard=1
     BIN=${BIN:?}
+    # Only nn-abc4e3e48b16's queue runs through here.
+    NET=abc4e3e48b16
 else
     BIN=${1:-target/release/janggun}
 fi
+NET=${NET:-013b8d4f0298}
 DATA=${DATA:-target/nnue-data}
-GEN1_THREADS=${GEN1_THREADS:-1}
-GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
 EPOCHS=${EPOCHS:-2}
+STORE=${STORE:-nets/data}
+export STORE
 mkdir -p "$DATA"
 
-# seed:positions of the shards the shipped net was trained on (override
-# for a quick trial, e.g. GEN0="1:500" GEN1="11:500" EPOCHS=1).
+# --- nn-013b8d4f0298: gen2 alone ---------------------------------------------
+if [ "$NET" = 013b8d4f0298 ]; then
+    PLAYER=nets/nn-abc4e3e48b16.jnn
+    G2SEEDS=${G2SEEDS:-"$(seq -s ' ' 101 128) $(seq -s ' ' 165 180)"}
+    G2RECORDS=${G2RECORDS:-100000}
+    G2NODES=${G2NODES:-3000}
+    files=
+    for s in $G2SEEDS; do files="$files $DATA/gen2_seed$s.bin"; done
+    if [ "${SKIP_DATA:-0}" != 1 ]; then
+        bench=$("$BIN" bench --net "$PLAYER" 2>/dev/null | sed -n 's/^Bench: //p')
+        if [ "$bench" != 1529251 ]; then
+            echo "train_net: this binary's search signature with $PLAYER is ${bench:-unknown}," \
+                "not 1529251: the gen2 shards it plays are other games of the same kind," \
+                "not the shipped net's bytes (shards restored from the store are the shipped ones)" >&2
+        fi
+        BIN=$BIN DATA=$DATA GEN2_NET=$PLAYER GEN2_NODES=$G2NODES GEN2_SHARD=$G2RECORDS \
+            GEN2_SHARDS=$G2SEEDS "$(dirname "$0")/gen2.sh" gen2
+    fi
+    for f in $files; do
+        # Format 2: a 32-byte header and 40-byte records.
+        if [ ! -f "$f" ] || [ "$(wc -c <"$f")" -ne $((32 + 40 * G2RECORDS)) ]; then
+            echo "train_net: $f is not complete; run again to resume it" >&2
+            exit 1
+        fi
+    done
+    if [ "${SKIP_TRAIN:-0}" = 1 ]; then
+        # shellcheck disable=SC2086 # one path a word
+        echo $files
+        exit 0
+    fi
+    # shellcheck disable=SC2086
+    exec "$BIN" train $files \
+        --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor 0.05 --wdl 0.1 \
+        --activation crelu --buckets 1 --seed 1 --keep-duplicates --out-dir "$DATA/train"
+fi
+if [ "$NET" != abc4e3e48b16 ]; then
+    echo "train_net: NET is 013b8d4f0298 (the shipped net) or abc4e3e48b16, not $NET" >&2
+    exit 2
+fi
+
+# --- nn-abc4e3e48b16: gen0 + gen1 --------------------------------------------
+GEN1_THREADS=${GEN1_THREADS:-1}
+GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
+# seed:positions of the shards the net was trained on.
 GEN0=${GEN0:-"1:436033 2:144606"}
 GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
 JOBS=${JOBS:-2}
-STORE=${STORE:-nets/data}
-export STORE
 store() { "$(dirname "$0")/data_store.sh" "$@"; }
 # Version 1 files: a 32-byte header and 32-byte records.
 complete() { [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((32 + 32 * $2)) ]; }
-
 make_shard() { # generation, seed, records, threads, extra datagen arguments...
     gen=$1 seed=$2 count=$3 threads=$4
     shift 4
@@ -101,7 +162,7 @@ if [ -n "$shard" ]; then
 fi
 
 if [ "$GEN1_THREADS" != 4 ]; then
-    echo "train_net: the gen1 shards of the shipped net were made with 4 threads a shard;" \
+    echo "train_net: the gen1 shards of nn-abc4e3e48b16 were made with 4 threads a shard;" \
         "their games finished in the order the threads ran, so they cannot be made again" \
         "byte for byte: these, with $GEN1_THREADS thread(s), are other games of the same kind" \
         "(gen0 is reproduced record for record)" >&2

@@ -25,6 +25,16 @@ for f in "$DATA"/gen2_seed101.bin "$DATA"/gen2_seed102.bin; do
     [ "$(wc -c <"$f")" -eq $((32 + 40 * 200)) ] || { echo "net_pipeline: $f incomplete" >&2; exit 1; }
 done
 "$bin" net info "$(cat "$DATA/nets/screlu-b8.net")" | grep -qx "buckets 8"
+# train_net.sh's default, the shipped net's whole procedure, at toy scale:
+# its gen2 shards are found made, and the net's path is the last line.
+net=$(G2SEEDS="101 102" G2RECORDS=200 G2NODES=300 EPOCHS=1 scripts/train_net.sh "$bin" \
+    2>"$tmp/train_net.err" | tail -n 1)
+[ -f "$net" ] || { echo "net_pipeline: train_net.sh printed no net" >&2; tail -n 5 "$tmp/train_net.err" >&2; exit 1; }
+"$bin" net info "$net" | grep -qx "activation crelu"
+if grep -q "datagen" "$tmp/train_net.err"; then
+    echo "net_pipeline: train_net.sh played shards that were made" >&2
+    exit 1
+fi
 # A second run resumes: every shard and net is found, nothing is trained.
 scripts/gen2.sh all >/dev/null 2>"$tmp/second.err"
 if grep -q "training" "$tmp/second.err"; then

@@ -209,7 +209,11 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
 #[test]
 fn the_shipped_version_1_nets_load_unchanged_and_evaluate_as_their_format_says() {
     let positions = random_positions(3, 120);
-    for file in ["nn-abc4e3e48b16.jnn", "nn-c7f2d971be0b.jnn"] {
+    for file in [
+        "nn-013b8d4f0298.jnn",
+        "nn-abc4e3e48b16.jnn",
+        "nn-c7f2d971be0b.jnn",
+    ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("nets")
             .join(file);
