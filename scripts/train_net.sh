@@ -34,11 +34,16 @@
 #         the held-out loss rises after the second), --wdl 0.1, seed 1.
 #
 # Each of its shards is capped at the record count the net was trained on.
-# gen0 is reproduced record for record. Its gen1 shards were made with 4
-# threads each (GEN1_THREADS=4), on a 16-core machine in 13 minutes, and
-# games finished in whatever order the threads ran: those files cannot be
-# made again byte for byte; the default here, one thread a shard, gives the
-# same counts of other games of the same kind. The shards of both
+# None of them can be made again byte for byte by today's binary: gen0 was
+# played (one thread a shard, so the same bytes for the same seed and
+# search) by the search and classical evaluation of 2026-11-30, before
+# 4c0aa84 (`Bench: 1882546` then), and both have changed since (tuning,
+# this round's search: 1529251 with nn-abc4e3e48b16), so today's games are
+# other games of the same kind; its gen1 shards were made with 4 threads
+# each (GEN1_THREADS=4), on a 16-core machine in 13 minutes, and games
+# finished in whatever order the threads ran, so not even that binary makes
+# them again. The default here, one thread a shard, gives the same counts of
+# games of the same kind, and the same bytes on any machine for one binary. The shards of both
 # generations run as one queue, longest first, JOBS (2) at a time. They took
 # about 6.5 CPU-hours when they were made (gen0 3, gen1 3.4), so expect
 # about 3.3 hours on 2 cores. Its data and training predate data format
@@ -161,11 +166,11 @@ if [ -n "$shard" ]; then
     exit
 fi
 
-if [ "$GEN1_THREADS" != 4 ]; then
-    echo "train_net: the gen1 shards of nn-abc4e3e48b16 were made with 4 threads a shard;" \
-        "their games finished in the order the threads ran, so they cannot be made again" \
-        "byte for byte: these, with $GEN1_THREADS thread(s), are other games of the same kind" \
-        "(gen0 is reproduced record for record)" >&2
+if [ "${SKIP_DATA:-0}" != 1 ]; then
+    echo "train_net: nn-abc4e3e48b16's shards cannot be made again byte for byte:" \
+        "gen0 was played by the search and classical evaluation of 2026-11-30 (before" \
+        "4c0aa84), which have changed since, and gen1 with 4 threads a shard, its games" \
+        "finishing in the order the threads ran; these are other games of the same kind" >&2
 fi
 if [ "${SKIP_DATA:-0}" != 1 ]; then
     # One queue of every shard of both generations (gen1's player is a net
