@@ -26,17 +26,19 @@ set -eu
 CAND=${1:?candidate net}
 STEP=${2:-all}
 BIN=${BIN:-target/release/janggun}
-BASE=${BASE:-nets/nn-abc4e3e48b16.jnn}
+# The second generation's reference: the held-out file's player and the
+# default BASE.
+HELDOUT_NET=nets/nn-abc4e3e48b16.jnn
+BASE=${BASE:-$HELDOUT_NET}
 OUT=${OUT:-target/gate}
 HELDOUT=${HELDOUT:-$OUT/heldout-seed7001.bin}
-HELDOUT_NET=nets/nn-abc4e3e48b16.jnn
 STAGE_TC=${STAGE_TC:-1+0.1}
 STAGE_GAMES=${STAGE_GAMES:-400}
 mkdir -p "$OUT"
 name=$(basename "$CAND" .jnn)
 # A match against another base is another match: its files say so, so that
 # resuming one never continues the other.
-[ "$BASE" = nets/nn-abc4e3e48b16.jnn ] || name=$name-vs-$(basename "$BASE" .jnn)
+[ "$BASE" = "$HELDOUT_NET" ] || name=$name-vs-$(basename "$BASE" .jnn)
 
 match() { # step, match arguments...
     step=$1

@@ -43,12 +43,13 @@
 # each (GEN1_THREADS=4), on a 16-core machine in 13 minutes, and games
 # finished in whatever order the threads ran, so not even that binary makes
 # them again. The default here, one thread a shard, gives the same counts of
-# games of the same kind, and the same bytes on any machine for one binary. The shards of both
-# generations run as one queue, longest first, JOBS (2) at a time. They took
-# about 6.5 CPU-hours when they were made (gen0 3, gen1 3.4), so expect
-# about 3.3 hours on 2 cores. Its data and training predate data format
-# version 2: the shards are written as version 1 with no opening check and
-# no adjudication, and the trainer keeps duplicate positions, as then.
+# games of the same kind, and the same bytes on any machine for one binary.
+# The shards of both generations run as one queue, longest first, JOBS (2)
+# at a time. They took about 6.5 CPU-hours when they were made (gen0 3, gen1
+# 3.4), so expect about 3.3 hours on 2 cores. Its data and training predate
+# data format version 2: the shards are written as version 1 with no opening
+# check and no adjudication, and the trainer keeps duplicate positions, as
+# then.
 #
 # Either way: SKIP_DATA=1 trains on the files already in $DATA; SKIP_TRAIN=1
 # stops once the data is made and prints the data files' paths
@@ -81,6 +82,18 @@ STORE=${STORE:-nets/data}
 export STORE
 mkdir -p "$DATA"
 
+# Both nets' recipe, on the data files given: their paths (SKIP_TRAIN=1), or
+# the trained net's path last.
+train_on() {
+    if [ "${SKIP_TRAIN:-0}" = 1 ]; then
+        echo "$@"
+        exit 0
+    fi
+    exec "$BIN" train "$@" \
+        --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor 0.05 --wdl 0.1 \
+        --activation crelu --buckets 1 --seed 1 --keep-duplicates --out-dir "$DATA/train"
+}
+
 # --- nn-013b8d4f0298: gen2 alone ---------------------------------------------
 if [ "$NET" = 013b8d4f0298 ]; then
     PLAYER=nets/nn-abc4e3e48b16.jnn
@@ -106,15 +119,8 @@ if [ "$NET" = 013b8d4f0298 ]; then
             exit 1
         fi
     done
-    if [ "${SKIP_TRAIN:-0}" = 1 ]; then
-        # shellcheck disable=SC2086 # one path a word
-        echo $files
-        exit 0
-    fi
-    # shellcheck disable=SC2086
-    exec "$BIN" train $files \
-        --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor 0.05 --wdl 0.1 \
-        --activation crelu --buckets 1 --seed 1 --keep-duplicates --out-dir "$DATA/train"
+    # shellcheck disable=SC2086 # one path a word
+    train_on $files
 fi
 if [ "$NET" != abc4e3e48b16 ]; then
     echo "train_net: NET is 013b8d4f0298 (the shipped net) or abc4e3e48b16, not $NET" >&2
@@ -171,8 +177,6 @@ if [ "${SKIP_DATA:-0}" != 1 ]; then
         "gen0 was played by the search and classical evaluation of 2026-11-30 (before" \
         "4c0aa84), which have changed since, and gen1 with 4 threads a shard, its games" \
         "finishing in the order the threads ran; these are other games of the same kind" >&2
-fi
-if [ "${SKIP_DATA:-0}" != 1 ]; then
     # One queue of every shard of both generations (gen1's player is a net
     # in nets/, not made from gen0), longest first, JOBS at a time: a core
     # never waits for the other's shard to end, as it would with pairs of
@@ -188,12 +192,5 @@ fi
 files=
 for s in $GEN0; do files="$files $DATA/gen0_seed${s%%:*}.bin"; done
 for s in $GEN1; do files="$files $DATA/gen1_seed${s%%:*}.bin"; done
-if [ "${SKIP_TRAIN:-0}" = 1 ]; then
-    # shellcheck disable=SC2086 # one path a word
-    echo $files
-    exit 0
-fi
-# shellcheck disable=SC2086
-"$BIN" train $files \
-    --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --wdl 0.1 --seed 1 \
-    --keep-duplicates --out-dir "$DATA/train"
+# shellcheck disable=SC2086 # one path a word
+train_on $files
