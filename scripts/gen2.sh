@@ -43,8 +43,8 @@ JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
 store() { "$(dirname "$0")/data_store.sh" "$@"; }
-# The recipe of nn-abc4e3e48b16 and of the shipped nn-013b8d4f0298, with
-# NAME=VALUE changes: the sweep varies one thing at a time from it.
+# The recipe of nn-abc4e3e48b16 and of nn-013b8d4f0298, with NAME=VALUE
+# changes: the sweep varies one thing at a time from it.
 recipe() {
     hidden=256 epochs=2 batch=1024 lr=0.002 floor=0.05 wdl=0.1 act=crelu buckets=1
     dup=--keep-duplicates
@@ -52,7 +52,10 @@ recipe() {
     echo "--hidden $hidden --epochs $epochs --batch $batch --lr $lr --lr-floor $floor" \
         "--wdl $wdl --activation $act --buckets $buckets --seed 1 $dup"
 }
-FINAL_ARGS=${FINAL_ARGS:-$(recipe)}
+# The final nets take the shipped nn-074c3c36faf5's changes to it: twice the
+# hidden units and a 1% floor (on 60 gen2 shards, +58 Elo at 5000 nodes over
+# nn-013b8d4f0298; the floor alone +30; docs/RESULTS.md).
+FINAL_ARGS=${FINAL_ARGS:-$(recipe hidden=512 floor=0.01)}
 
 # nn-abc4e3e48b16's data (train_net.sh owns its shard list): made where
 # missing, and listed.
@@ -160,9 +163,8 @@ final() {
     {
         candidate g012 "$old $new" $FINAL_ARGS
         candidate g12 "$(echo "$old" | tr ' ' '\n' | grep /gen1_ | tr '\n' ' ') $new" $FINAL_ARGS
-        # gen2 alone: its first 44 shards made the shipped net,
-        # nn-013b8d4f0298, +90 Elo over nn-abc4e3e48b16 at 5000 nodes
-        # (docs/RESULTS.md).
+        # gen2 alone: its first 60 shards made the shipped net,
+        # nn-074c3c36faf5 (docs/RESULTS.md).
         candidate g2 "$new" $FINAL_ARGS
     }
 }

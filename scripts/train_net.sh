@@ -3,18 +3,22 @@
 # last line printed is the new net's path.
 #
 #   scripts/train_net.sh [janggun binary]                   the shipped net
-#   NET=abc4e3e48b16 scripts/train_net.sh [janggun binary]  the net before it
+#   NET=013b8d4f0298 scripts/train_net.sh [janggun binary]  the net before it
+#   NET=abc4e3e48b16 scripts/train_net.sh [janggun binary]  the one before that
 #
-# nn-013b8d4f0298, the shipped net (NET=013b8d4f0298, the default):
+# nn-074c3c36faf5, the shipped net (NET=074c3c36faf5, the default):
 #
 #   gen2  self-play by nets/nn-abc4e3e48b16.jnn in data format 2: seeds
-#         101..128 and 165..180, 100,000 records each, 3000 nodes a move, one
+#         101..144 and 165..180, 100,000 records each, 3000 nodes a move, one
 #         thread a shard, 8 random plies with the opening check, win
 #         adjudication (scripts/gen2.sh gen2 owns the settings and makes
-#         them; about 4.3 hours on 2 cores, or restored from the data store);
-#   train on them: 256 hidden, CReLU, one output bucket, 2 epochs, batch
-#         1024, learning rate 0.002 falling to 5% of it, --wdl 0.1, seed 1,
+#         them; about 5.5 hours on 2 cores, or restored from the data store);
+#   train on them: 512 hidden, CReLU, one output bucket, 2 epochs, batch
+#         1024, learning rate 0.002 falling to 1% of it, --wdl 0.1, seed 1,
 #         the default load filters with duplicates kept.
+#
+# nn-013b8d4f0298 (NET=013b8d4f0298): the same with seeds 101..128 and
+# 165..180, 256 hidden and the learning rate falling to 5% of its peak.
 #
 # A one-thread shard played at a node count is the same file for the same
 # seed on any machine, so every gen2 shard can be made again byte for byte,
@@ -75,29 +79,47 @@ if [ "${1:-}" = --shard ]; then
 else
     BIN=${1:-target/release/janggun}
 fi
-NET=${NET:-013b8d4f0298}
+NET=${NET:-074c3c36faf5}
 DATA=${DATA:-target/nnue-data}
 EPOCHS=${EPOCHS:-2}
 STORE=${STORE:-nets/data}
 export STORE
 mkdir -p "$DATA"
 
-# Both nets' recipe, on the data files given: their paths (SKIP_TRAIN=1), or
-# the trained net's path last.
+# Each net's hidden units, learning-rate floor and (for the gen2 nets) shards;
+# the rest of the recipe is the same for all three.
+case $NET in
+074c3c36faf5)
+    HIDDEN=512 FLOOR=0.01
+    G2DEFAULT="$(seq -s ' ' 101 144) $(seq -s ' ' 165 180)"
+    ;;
+013b8d4f0298)
+    HIDDEN=256 FLOOR=0.05
+    G2DEFAULT="$(seq -s ' ' 101 128) $(seq -s ' ' 165 180)"
+    ;;
+abc4e3e48b16) HIDDEN=256 FLOOR=0.05 ;;
+*)
+    echo "train_net: NET is 074c3c36faf5 (the shipped net), 013b8d4f0298 or abc4e3e48b16, not $NET" >&2
+    exit 2
+    ;;
+esac
+
+# The recipe, on the data files given: their paths (SKIP_TRAIN=1), or the
+# trained net's path last.
 train_on() {
     if [ "${SKIP_TRAIN:-0}" = 1 ]; then
         echo "$@"
         exit 0
     fi
     exec "$BIN" train "$@" \
-        --hidden 256 --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor 0.05 --wdl 0.1 \
+        --hidden "$HIDDEN" --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor "$FLOOR" --wdl 0.1 \
         --activation crelu --buckets 1 --seed 1 --keep-duplicates --out-dir "$DATA/train"
 }
 
-# --- nn-013b8d4f0298: gen2 alone ---------------------------------------------
-if [ "$NET" = 013b8d4f0298 ]; then
+# --- nn-074c3c36faf5 and nn-013b8d4f0298: gen2 alone -------------------------
+if [ "$NET" != abc4e3e48b16 ]; then
     PLAYER=nets/nn-abc4e3e48b16.jnn
-    G2SEEDS=${G2SEEDS:-"$(seq -s ' ' 101 128) $(seq -s ' ' 165 180)"}
+    G2SEEDS=${G2SEEDS:-$G2DEFAULT}
     G2RECORDS=${G2RECORDS:-100000}
     G2NODES=${G2NODES:-3000}
     files=
@@ -121,10 +143,6 @@ if [ "$NET" = 013b8d4f0298 ]; then
     done
     # shellcheck disable=SC2086 # one path a word
     train_on $files
-fi
-if [ "$NET" != abc4e3e48b16 ]; then
-    echo "train_net: NET is 013b8d4f0298 (the shipped net) or abc4e3e48b16, not $NET" >&2
-    exit 2
 fi
 
 # --- nn-abc4e3e48b16: gen0 + gen1 --------------------------------------------

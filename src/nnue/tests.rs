@@ -209,17 +209,18 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
 #[test]
 fn the_shipped_version_1_nets_load_unchanged_and_evaluate_as_their_format_says() {
     let positions = random_positions(3, 120);
-    for file in [
-        "nn-013b8d4f0298.jnn",
-        "nn-abc4e3e48b16.jnn",
-        "nn-c7f2d971be0b.jnn",
+    for (file, hidden) in [
+        ("nn-074c3c36faf5.jnn", 512),
+        ("nn-013b8d4f0298.jnn", 256),
+        ("nn-abc4e3e48b16.jnn", 256),
+        ("nn-c7f2d971be0b.jnn", 256),
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("nets")
             .join(file);
         let bytes = std::fs::read(&path).unwrap();
         let net = Network::load(&path).unwrap();
-        assert_eq!((net.version, net.arch()), (1, Arch::v1(256)));
+        assert_eq!((net.version, net.arch()), (1, Arch::v1(hidden)));
         // Byte for byte the same file back, so the same name.
         assert_eq!(net.to_bytes(), bytes);
         assert_eq!(net.name(), file);
