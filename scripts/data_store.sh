@@ -7,6 +7,8 @@
 #   scripts/data_store.sh save FILE...      compress each FILE into the store
 #   scripts/data_store.sh restore FILE...   unpack each FILE from the store
 #   scripts/data_store.sh check             every stored file against MANIFEST
+#   scripts/data_store.sh park FILE...      keep a shard cut short, with its
+#                                           resume point, for the next machine
 #
 #   STORE=nets/data (default); STORE=off turns the store off.
 #
@@ -18,8 +20,20 @@
 # overwrite the real ones): it warns and keeps the stored one. Restore
 # leaves a FILE that already matches alone, and says nothing where the store
 # has no such file, so callers restore first and make what is still missing.
+#
+# A session can end in the middle of a long one-thread shard (gen0's first
+# takes two hours of a core); park keeps it: FILE as it stands and its resume
+# point FILE.resume (`janggun datagen --resume`) go to STORE/partial as
+# NAME.xz and NAME.resume, replacing an earlier park of the same file unless
+# that one had got further. Restore gives a file with no complete copy its
+# parked one, with its resume point, where the parked one got further than
+# what is on this machine, so that `datagen --resume` goes on from there;
+# saving the complete file drops the park. A parked file must be resumed by
+# a build whose search plays the same games (the resume point checks the
+# settings, not the search). Park is for a session's last minutes: stop or
+# kill the datagen runs first, then park and commit.
 set -eu
-CMD=${1:?usage: scripts/data_store.sh save|restore|check FILE...}
+CMD=${1:?usage: scripts/data_store.sh save|restore|check|park FILE...}
 shift
 STORE=${STORE:-nets/data}
 [ "$STORE" = off ] && exit 0
@@ -36,6 +50,15 @@ unpack() {
     if xz -dc "$STORE/$1.xz" >"$2" 2>/dev/null; then stamp "$2"; fi
 }
 
+PARK=$STORE/partial
+# Records before a resume point, 0 where there is none or it does not read.
+point_records() {
+    [ -f "$1" ] || { echo 0; return 0; }
+    n=$(sed -n 's/^records \([0-9][0-9]*\)$/\1/p' "$1")
+    echo "${n:-0}"
+}
+unpark() { rm -f "$PARK/$1.xz" "$PARK/$1.resume"; }
+
 save() {
     f=$1 name=$(basename "$1")
     [ -f "$f" ] || { echo "data_store: no file $f" >&2; return 1; }
@@ -44,6 +67,7 @@ save() {
     old=$(entry "$name")
     if [ -n "$old" ]; then
         if [ "$old" = "$now" ] && [ -f "$STORE/$name.xz" ]; then
+            unpark "$name"
             return 0
         fi
         if [ -f "$STORE/$name.xz" ]; then
@@ -58,13 +82,60 @@ save() {
         echo "$name $now"
     } | sort >"$MANIFEST.tmp"
     mv "$MANIFEST.tmp" "$MANIFEST"
+    unpark "$name"
     echo "data_store: saved $f as $STORE/$name.xz ($(wc -c <"$STORE/$name.xz") bytes)" >&2
+}
+
+park() {
+    f=$1 name=$(basename "$1")
+    if [ ! -f "$f" ] || [ ! -f "$f.resume" ]; then
+        echo "data_store: $f has no resume point ($f.resume); not parked" >&2
+        return 0
+    fi
+    if [ -n "$(entry "$name")" ]; then
+        echo "data_store: $STORE holds $name complete; not parked" >&2
+        return 0
+    fi
+    have=$(point_records "$f.resume")
+    was=$(point_records "$PARK/$name.resume")
+    if [ "$have" -eq 0 ] || [ "$have" -le "$was" ]; then
+        echo "data_store: $f at record $have; the park holds $was, kept" >&2
+        return 0
+    fi
+    mkdir -p "$PARK"
+    # The point first: the file only grows past it, and datagen --resume
+    # cuts off what follows the point.
+    cp "$f.resume" "$PARK/$name.resume.tmp"
+    xz -9 -T1 -c "$f" >"$PARK/$name.xz.tmp"
+    mv "$PARK/$name.xz.tmp" "$PARK/$name.xz"
+    mv "$PARK/$name.resume.tmp" "$PARK/$name.resume"
+    echo "data_store: parked $f at record $have as $PARK/$name.xz ($(wc -c <"$PARK/$name.xz") bytes)" >&2
+}
+
+# The parked FILE, where it got further than this machine's.
+restore_parked() {
+    f=$1 name=$(basename "$1")
+    [ -f "$PARK/$name.xz" ] && [ -f "$PARK/$name.resume" ] || return 0
+    was=$(point_records "$PARK/$name.resume")
+    here=0
+    [ -f "$f" ] && here=$(point_records "$f.resume")
+    [ "$was" -gt "$here" ] || return 0
+    mkdir -p "$(dirname "$f")"
+    if ! xz -dc "$PARK/$name.xz" >"$f.restore" 2>/dev/null; then
+        rm -f "$f.restore"
+        echo "data_store: $PARK/$name.xz does not unpack; $f not restored" >&2
+        return 0
+    fi
+    cp "$PARK/$name.resume" "$f.resume"
+    mv "$f.restore" "$f"
+    echo "data_store: restored $f, cut short at record $was, from $PARK/$name.xz" >&2
 }
 
 restore() {
     f=$1 name=$(basename "$1")
     want=$(entry "$name")
     if [ -z "$want" ] || [ ! -f "$STORE/$name.xz" ]; then
+        restore_parked "$f"
         return 0
     fi
     if [ -f "$f" ] && [ "$(stamp "$f")" = "$want" ]; then
@@ -87,9 +158,12 @@ restore() {
 }
 
 check() {
-    [ -f "$MANIFEST" ] || { echo "data_store: no $MANIFEST" >&2; return 1; }
-    bad=0
-    while read -r name bytes sum; do
+    if [ ! -f "$MANIFEST" ] && [ ! -d "$PARK" ]; then
+        echo "data_store: no $MANIFEST" >&2
+        return 1
+    fi
+    bad=0 complete=0
+    [ -f "$MANIFEST" ] && while read -r name bytes sum; do
         tmp=$(mktemp)
         got=$(unpack "$name" "$tmp")
         rm -f "$tmp"
@@ -97,12 +171,24 @@ check() {
             echo "data_store: $name: ${got:-unreadable}, MANIFEST says $bytes $sum" >&2
             bad=1
         fi
+        complete=$((complete + 1))
     done <"$MANIFEST"
     for x in "$STORE"/*.xz; do
         [ -f "$x" ] || continue
         [ -n "$(entry "$(basename "$x" .xz)")" ] || { echo "data_store: $x not in MANIFEST" >&2; bad=1; }
     done
-    [ "$bad" = 0 ] && echo "data_store: $(wc -l <"$MANIFEST") files match MANIFEST" >&2
+    parked=0
+    for x in "$PARK"/*.xz; do
+        [ -f "$x" ] || continue
+        name=$(basename "$x" .xz)
+        if ! xz -t "$x" 2>/dev/null || [ "$(point_records "$PARK/$name.resume")" -eq 0 ]; then
+            echo "data_store: $x does not unpack or has no resume point" >&2
+            bad=1
+        fi
+        [ -z "$(entry "$name")" ] || { echo "data_store: $x is parked and also complete" >&2; bad=1; }
+        parked=$((parked + 1))
+    done
+    [ "$bad" = 0 ] && echo "data_store: $complete files match MANIFEST, $parked parked" >&2
     return "$bad"
 }
 
@@ -110,8 +196,9 @@ case $CMD in
 save) for f in "$@"; do save "$f"; done ;;
 restore) for f in "$@"; do restore "$f"; done ;;
 check) check ;;
+park) for f in "$@"; do park "$f"; done ;;
 *)
-    echo "usage: scripts/data_store.sh save|restore|check FILE..." >&2
+    echo "usage: scripts/data_store.sh save|restore|check|park FILE..." >&2
     exit 2
     ;;
 esac

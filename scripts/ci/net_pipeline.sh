@@ -3,7 +3,8 @@
 # gen0 and gen1 shards, gen2 shards in format 2, the gate's held-out file,
 # the twelve sweep nets, the three final nets and the report; then the same
 # command again, which must find everything made and train nothing; the
-# data store; and a shard cut short, resumed to the same bytes.
+# data store; and a shard cut short, resumed to the same bytes, on this
+# machine and, parked in the store, on the next.
 set -euo pipefail
 bin=$(realpath "${1:-target/release/janggun}")
 cd "$(dirname "$0")/../.."
@@ -80,4 +81,24 @@ STORE=off GEN2_SHARDS=102 scripts/gen2.sh gen2 2>/dev/null
 grep -q "datagen: resuming .* cut off" "$DATA/gen2_seed102.log" ||
     { echo "net_pipeline: the shard was not resumed" >&2; exit 1; }
 [ "$(sha256sum <"$f")" = "$want" ] || { echo "net_pipeline: a resumed shard differs" >&2; exit 1; }
+# A shard cut short survives a new machine: parked in a store, the data
+# deleted, the next run restores it from the park with its resume point,
+# goes on from there to the bytes of one whole run, and drops the park once
+# the shard is saved complete.
+park=$tmp/park
+rm -f "$f" "$f.resume" "$DATA/gen2_seed102.log"
+# (Past the first game: a point before it holds nothing worth parking.)
+STORE=off GEN2_SHARDS=102 GEN2_SHARD=180 scripts/gen2.sh gen2 2>/dev/null
+STORE=$park scripts/data_store.sh park "$f" 2>/dev/null
+[ -f "$park/partial/gen2_seed102.bin.xz" ] || { echo "net_pipeline: the shard was not parked" >&2; exit 1; }
+STORE=$park scripts/data_store.sh check 2>/dev/null
+rm -f "$f" "$f.resume" "$DATA/gen2_seed102.log"
+STORE=$park GEN2_SHARDS=102 scripts/gen2.sh gen2 2>"$tmp/park.err"
+grep -q "data_store: restored .* cut short at record" "$tmp/park.err" ||
+    { echo "net_pipeline: the parked shard was not restored" >&2; exit 1; }
+grep -q "datagen: resuming" "$DATA/gen2_seed102.log" ||
+    { echo "net_pipeline: the parked shard was not resumed" >&2; exit 1; }
+[ "$(sha256sum <"$f")" = "$want" ] || { echo "net_pipeline: a shard resumed from the park differs" >&2; exit 1; }
+[ ! -e "$park/partial/gen2_seed102.bin.xz" ] || { echo "net_pipeline: the park outlived the shard" >&2; exit 1; }
+STORE=$park scripts/data_store.sh check 2>/dev/null
 echo "net_pipeline: ok"
