@@ -43,15 +43,9 @@ JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
 store() { "$(dirname "$0")/data_store.sh" "$@"; }
-# The recipe of nn-abc4e3e48b16 and of nn-013b8d4f0298, with NAME=VALUE
-# changes: the sweep varies one thing at a time from it.
-recipe() {
-    hidden=256 epochs=2 batch=1024 lr=0.002 floor=0.05 wdl=0.1 act=crelu buckets=1
-    dup=--keep-duplicates
-    for kv in "$@"; do eval "$kv"; done
-    echo "--hidden $hidden --epochs $epochs --batch $batch --lr $lr --lr-floor $floor" \
-        "--wdl $wdl --activation $act --buckets $buckets --seed 1 $dup"
-}
+# The trainer's recipe (`recipe NAME=VALUE...`): the sweep varies one thing
+# at a time from it.
+. "$(dirname "$0")/recipe.sh"
 # The final nets take the shipped nn-074c3c36faf5's changes to it: twice the
 # hidden units and a 1% floor (on 60 gen2 shards, +58 Elo at 5000 nodes over
 # nn-013b8d4f0298; the floor alone +30; docs/RESULTS.md).

@@ -87,7 +87,8 @@ export STORE
 mkdir -p "$DATA"
 
 # Each net's hidden units, learning-rate floor and (for the gen2 nets) shards;
-# the rest of the recipe is the same for all three.
+# the rest of the recipe (scripts/recipe.sh) is the same for all three.
+. "$(dirname "$0")/recipe.sh"
 case $NET in
 074c3c36faf5)
     HIDDEN=512 FLOOR=0.01
@@ -111,9 +112,9 @@ train_on() {
         echo "$@"
         exit 0
     fi
-    exec "$BIN" train "$@" \
-        --hidden "$HIDDEN" --epochs "$EPOCHS" --batch 1024 --lr 0.002 --lr-floor "$FLOOR" --wdl 0.1 \
-        --activation crelu --buckets 1 --seed 1 --keep-duplicates --out-dir "$DATA/train"
+    args=$(recipe hidden="$HIDDEN" floor="$FLOOR" epochs="$EPOCHS")
+    # shellcheck disable=SC2086 # one argument a word
+    exec "$BIN" train "$@" $args --out-dir "$DATA/train"
 }
 
 # --- nn-074c3c36faf5 and nn-013b8d4f0298: gen2 alone -------------------------
