@@ -46,8 +46,8 @@ store() { "$(dirname "$0")/data_store.sh" "$@"; }
 # The trainer's recipe (`recipe NAME=VALUE...`): the sweep varies one thing
 # at a time from it.
 . "$(dirname "$0")/recipe.sh"
-# The final nets take the shipped nn-074c3c36faf5's changes to it: twice the
-# hidden units and a 1% floor (on 60 gen2 shards, +58 Elo at 5000 nodes over
+# The final nets take nn-074c3c36faf5's changes to it: twice the hidden
+# units and a 1% floor (on 60 gen2 shards, +58 Elo at 5000 nodes over
 # nn-013b8d4f0298; the floor alone +30; docs/RESULTS.md).
 FINAL_ARGS=${FINAL_ARGS:-$(recipe hidden=512 floor=0.01)}
 
@@ -156,9 +156,11 @@ final() {
     # shellcheck disable=SC2086
     {
         candidate g012 "$old $new" $FINAL_ARGS
+        # gen1 + gen2 on seeds 101-144 and 165-180 is the shipped net,
+        # nn-27f44730272b (scripts/train_net.sh makes it alone).
         candidate g12 "$(echo "$old" | tr ' ' '\n' | grep /gen1_ | tr '\n' ' ') $new" $FINAL_ARGS
-        # gen2 alone: its first 60 shards made the shipped net,
-        # nn-074c3c36faf5 (docs/RESULTS.md).
+        # gen2 alone: on those 60 shards, nn-074c3c36faf5, the net before
+        # it (docs/RESULTS.md).
         candidate g2 "$new" $FINAL_ARGS
     }
 }

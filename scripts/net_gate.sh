@@ -20,9 +20,9 @@
 #
 # BASE is nets/nn-abc4e3e48b16.jnn unless told: the net the second
 # generation is measured against (it played gen2's games). Each shipped net
-# since (nn-013b8d4f0298, then nn-074c3c36faf5) passed this gate against it;
-# a later candidate passes it against the shipped net too:
-# BASE=nets/nn-074c3c36faf5.jnn.
+# since (nn-013b8d4f0298, nn-074c3c36faf5, then nn-27f44730272b) passed this
+# gate against it; a later candidate passes it against the shipped net too:
+# BASE=nets/nn-27f44730272b.jnn.
 set -eu
 CAND=${1:?candidate net}
 STEP=${2:-all}

@@ -3,20 +3,25 @@
 # last line printed is the new net's path.
 #
 #   scripts/train_net.sh [janggun binary]                   the shipped net
-#   NET=013b8d4f0298 scripts/train_net.sh [janggun binary]  the net before it
-#   NET=abc4e3e48b16 scripts/train_net.sh [janggun binary]  the one before that
+#   NET=074c3c36faf5 scripts/train_net.sh [janggun binary]  the net before it
+#   NET=013b8d4f0298 scripts/train_net.sh [janggun binary]  the one before that
+#   NET=abc4e3e48b16 scripts/train_net.sh [janggun binary]  the gen2 player
 #
-# nn-074c3c36faf5, the shipped net (NET=074c3c36faf5, the default):
+# nn-27f44730272b, the shipped net (NET=27f44730272b, the default):
 #
+#   gen1  nn-abc4e3e48b16's gen1 shards (below; seeds 11..18, restored from
+#         the data store or played again);
 #   gen2  self-play by nets/nn-abc4e3e48b16.jnn in data format 2: seeds
 #         101..144 and 165..180, 100,000 records each, 3000 nodes a move, one
 #         thread a shard, 8 random plies with the opening check, win
 #         adjudication (scripts/gen2.sh gen2 owns the settings and makes
 #         them; about 5.5 hours on 2 cores, or restored from the data store);
-#   train on them: 512 hidden, CReLU, one output bucket, 2 epochs, batch
-#         1024, learning rate 0.002 falling to 1% of it, --wdl 0.1, seed 1,
-#         the default load filters with duplicates kept.
+#   train on gen1 + gen2, in that order: 512 hidden, CReLU, one output
+#         bucket, 2 epochs, batch 1024, learning rate 0.002 falling to 1% of
+#         it, --wdl 0.1, seed 1, the default load filters with duplicates
+#         kept (scripts/gen2.sh final trains it as g12).
 #
+# nn-074c3c36faf5 (NET=074c3c36faf5): the same on gen2 alone.
 # nn-013b8d4f0298 (NET=013b8d4f0298): the same with seeds 101..128 and
 # 165..180, 256 hidden and the learning rate falling to 5% of its peak.
 #
@@ -63,8 +68,9 @@
 # (default target/nnue-data); each complete shard is also saved in the data
 # store (scripts/data_store.sh: nets/data, compressed, committed to git;
 # STORE=off for none) and restored from there before anything is played
-# again. For a quick trial: G2SEEDS="101 102" G2RECORDS=500 G2NODES=300
-# EPOCHS=1, or NET=abc4e3e48b16 GEN0="1:500" GEN1="11:500" EPOCHS=1. To ship
+# again. For a quick trial: GEN1="11:500" G2SEEDS="101 102" G2RECORDS=500
+# G2NODES=300 EPOCHS=1, or NET=abc4e3e48b16 GEN0="1:500" GEN1="11:500"
+# EPOCHS=1. To ship
 # a net, copy it to nets/ and name it in src/nnue/embedded.rs.
 set -eu
 # `train_net.sh --shard GEN SEED COUNT THREADS [datagen arguments...]` is
@@ -79,7 +85,7 @@ if [ "${1:-}" = --shard ]; then
 else
     BIN=${1:-target/release/janggun}
 fi
-NET=${NET:-074c3c36faf5}
+NET=${NET:-27f44730272b}
 DATA=${DATA:-target/nnue-data}
 EPOCHS=${EPOCHS:-2}
 STORE=${STORE:-nets/data}
@@ -89,7 +95,12 @@ mkdir -p "$DATA"
 # Each net's hidden units, learning-rate floor and (for the gen2 nets) shards;
 # the rest of the recipe (scripts/recipe.sh) is the same for all three.
 . "$(dirname "$0")/recipe.sh"
+WITH_GEN1=0
 case $NET in
+27f44730272b)
+    HIDDEN=512 FLOOR=0.01 WITH_GEN1=1
+    G2DEFAULT="$(seq -s ' ' 101 144) $(seq -s ' ' 165 180)"
+    ;;
 074c3c36faf5)
     HIDDEN=512 FLOOR=0.01
     G2DEFAULT="$(seq -s ' ' 101 144) $(seq -s ' ' 165 180)"
@@ -100,7 +111,7 @@ case $NET in
     ;;
 abc4e3e48b16) HIDDEN=256 FLOOR=0.05 ;;
 *)
-    echo "train_net: NET is 074c3c36faf5 (the shipped net), 013b8d4f0298 or abc4e3e48b16, not $NET" >&2
+    echo "train_net: NET is 27f44730272b (the shipped net), 074c3c36faf5, 013b8d4f0298 or abc4e3e48b16, not $NET" >&2
     exit 2
     ;;
 esac
@@ -117,8 +128,14 @@ train_on() {
     exec "$BIN" train "$@" $args --out-dir "$DATA/train"
 }
 
-# --- nn-074c3c36faf5 and nn-013b8d4f0298: gen2 alone -------------------------
+# --- the gen2 nets: gen2, after gen1 for nn-27f44730272b ----------------------
 if [ "$NET" != abc4e3e48b16 ]; then
+    old=
+    if [ "$WITH_GEN1" = 1 ]; then
+        # nn-abc4e3e48b16's own procedure makes (or restores) gen1 and lists
+        # it; GEN0 empty leaves gen0 out.
+        old=$(NET=abc4e3e48b16 SKIP_TRAIN=1 GEN0= BIN=$BIN DATA=$DATA "$0" "$BIN")
+    fi
     PLAYER=nets/nn-abc4e3e48b16.jnn
     G2SEEDS=${G2SEEDS:-$G2DEFAULT}
     G2RECORDS=${G2RECORDS:-100000}
@@ -143,14 +160,15 @@ if [ "$NET" != abc4e3e48b16 ]; then
         fi
     done
     # shellcheck disable=SC2086 # one path a word
-    train_on $files
+    train_on $old $files
 fi
 
 # --- nn-abc4e3e48b16: gen0 + gen1 --------------------------------------------
 GEN1_THREADS=${GEN1_THREADS:-1}
 GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
 # seed:positions of the shards the net was trained on.
-GEN0=${GEN0:-"1:436033 2:144606"}
+# (GEN0 set but empty: no gen0.)
+GEN0=${GEN0-"1:436033 2:144606"}
 GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
 JOBS=${JOBS:-2}
 store() { "$(dirname "$0")/data_store.sh" "$@"; }

@@ -27,11 +27,20 @@ for f in "$DATA"/gen2_seed101.bin "$DATA"/gen2_seed102.bin; do
 done
 "$bin" net info "$(cat "$DATA/nets/screlu-b8.net")" | grep -qx "buckets 8"
 # train_net.sh's default, the shipped net's whole procedure, at toy scale:
-# its gen2 shards are found made, and the net's path is the last line.
+# its gen1 and gen2 shards are found made, it trains on both, and the net's
+# path is the last line.
 net=$(G2SEEDS="101 102" G2RECORDS=200 G2NODES=300 EPOCHS=1 scripts/train_net.sh "$bin" \
     2>"$tmp/train_net.err" | tail -n 1)
 [ -f "$net" ] || { echo "net_pipeline: train_net.sh printed no net" >&2; tail -n 5 "$tmp/train_net.err" >&2; exit 1; }
 "$bin" net info "$net" | grep -qx "activation crelu"
+for f in gen1_seed11 gen2_seed101 gen2_seed102; do
+    grep -q "/$f.bin (format version" "$tmp/train_net.err" ||
+        { echo "net_pipeline: train_net.sh did not train on $f" >&2; exit 1; }
+done
+if grep -q "gen0_seed" "$tmp/train_net.err"; then
+    echo "net_pipeline: train_net.sh trained on gen0" >&2
+    exit 1
+fi
 if grep -q "datagen" "$tmp/train_net.err"; then
     echo "net_pipeline: train_net.sh played shards that were made" >&2
     exit 1
