@@ -70,8 +70,8 @@
 # STORE=off for none) and restored from there before anything is played
 # again. For a quick trial: GEN1="11:500" G2SEEDS="101 102" G2RECORDS=500
 # G2NODES=300 EPOCHS=1, or NET=abc4e3e48b16 GEN0="1:500" GEN1="11:500"
-# EPOCHS=1. To ship
-# a net, copy it to nets/ and name it in src/nnue/embedded.rs.
+# EPOCHS=1. To ship a net, copy it to nets/ and name it in
+# src/nnue/embedded.rs.
 set -eu
 # `train_net.sh --shard GEN SEED COUNT THREADS [datagen arguments...]` is
 # this script making one shard for its own queue (below).
@@ -93,7 +93,7 @@ export STORE
 mkdir -p "$DATA"
 
 # Each net's hidden units, learning-rate floor and (for the gen2 nets) shards;
-# the rest of the recipe (scripts/recipe.sh) is the same for all three.
+# the rest of the recipe (scripts/recipe.sh) is the same for all four.
 . "$(dirname "$0")/recipe.sh"
 WITH_GEN1=0
 case $NET in
