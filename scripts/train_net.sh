@@ -97,13 +97,10 @@ mkdir -p "$DATA"
 . "$(dirname "$0")/recipe.sh"
 WITH_GEN1=0
 case $NET in
-27f44730272b)
-    HIDDEN=512 FLOOR=0.01 WITH_GEN1=1
-    G2DEFAULT="$(seq -s ' ' 101 144) $(seq -s ' ' 165 180)"
-    ;;
-074c3c36faf5)
+27f44730272b | 074c3c36faf5)
     HIDDEN=512 FLOOR=0.01
     G2DEFAULT="$(seq -s ' ' 101 144) $(seq -s ' ' 165 180)"
+    if [ "$NET" = 27f44730272b ]; then WITH_GEN1=1; fi
     ;;
 013b8d4f0298)
     HIDDEN=256 FLOOR=0.05
@@ -134,7 +131,7 @@ if [ "$NET" != abc4e3e48b16 ]; then
     if [ "$WITH_GEN1" = 1 ]; then
         # nn-abc4e3e48b16's own procedure makes (or restores) gen1 and lists
         # it; GEN0 empty leaves gen0 out.
-        old=$(NET=abc4e3e48b16 SKIP_TRAIN=1 GEN0= BIN=$BIN DATA=$DATA "$0" "$BIN")
+        old=$(NET=abc4e3e48b16 SKIP_TRAIN=1 GEN0= DATA=$DATA "$0" "$BIN")
     fi
     PLAYER=nets/nn-abc4e3e48b16.jnn
     G2SEEDS=${G2SEEDS:-$G2DEFAULT}
