@@ -57,6 +57,45 @@ pub fn open_regular(path: &Path) -> Result<(File, u64), String> {
     Ok((file, meta.len()))
 }
 
+/// The whole of a regular file of at most `cap` bytes; a larger file, or
+/// one that grows past the cap while it is read, is an error, as is
+/// anything but a regular file (so a FIFO or `/dev/zero` cannot hang the
+/// reader or fill the memory).
+pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+    let (file, len) = open_regular(path)?;
+    let too_big = || {
+        format!(
+            "{}: larger than the {cap} bytes this reads; is it the right file?",
+            path.display()
+        )
+    };
+    if len > cap {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::with_capacity(len as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big());
+    }
+    Ok(bytes)
+}
+
+/// `read_capped` as UTF-8 text.
+pub fn read_text_capped(path: &Path, cap: u64) -> Result<String, String> {
+    String::from_utf8(read_capped(path, cap)?)
+        .map_err(|_| format!("{}: not UTF-8 text", path.display()))
+}
+
+/// `read_capped`, with a missing file as `None` rather than an error.
+pub fn read_capped_if_exists(path: &Path, cap: u64) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        _ => read_capped(path, cap).map(Some),
+    }
+}
+
 /// Refuses a path that exists and is not a regular file (an output about to
 /// be created or appended to); a missing path is fine.
 pub fn regular_or_missing(path: &Path) -> Result<(), String> {
@@ -147,5 +186,19 @@ mod tests {
             .contains("directory"));
         assert!(regular_or_missing(Path::new("/nonexistent/x")).is_ok());
         assert!(regular_or_missing(Path::new("/dev/null")).is_err());
+    }
+
+    #[test]
+    fn reads_are_capped() {
+        let p = std::env::temp_dir().join(format!("janggun-capped-{}", std::process::id()));
+        std::fs::write(&p, b"0123456789").unwrap();
+        assert_eq!(read_capped(&p, 10).unwrap(), b"0123456789");
+        assert!(read_capped(&p, 9).unwrap_err().contains("larger than"));
+        assert!(read_capped(Path::new("/dev/zero"), 1 << 20).is_err());
+        assert_eq!(
+            read_capped_if_exists(&p.with_extension("none"), 9),
+            Ok(None)
+        );
+        std::fs::remove_file(&p).unwrap();
     }
 }
