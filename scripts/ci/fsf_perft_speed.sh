@@ -41,7 +41,19 @@ wait_for() {
 send uci;                                    wait_for uciok 10 >/dev/null
 send "setoption name UCI_Variant value $VARIANT"
 send "$POS"
-send isready;                                wait_for readyok 10 >/dev/null
+send isready
+# Fairy-Stockfish announces the variant it switched to; a figure from any
+# other variant (a name it does not know leaves it on chess) is no figure.
+announced=no
+while IFS= read -r -t 10 line <&4; do
+    line=${line%$'\r'}
+    [[ $line == "info string variant $VARIANT "* ]] && announced=yes
+    [[ $line == readyok* ]] && break
+done
+if [ "$announced" != yes ]; then
+    echo "error: $FSF did not announce 'info string variant $VARIANT'" >&2
+    exit 1
+fi
 
 for d in "${DEPTHS[@]}"; do
     t0=$(date +%s.%N)

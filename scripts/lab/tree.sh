@@ -8,21 +8,20 @@
 #
 # Depths are each engine's own: extensions and reductions differ, so the
 # nodes to a depth measure the tree, and the time to it what it costs.
+# Fairy-Stockfish's figures are refused unless it announced Janggi
+# (scripts/lab/fsf.sh): before 2026-12 this script ran its bench as chess.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/lab/fsf.sh
+. scripts/lab/fsf.sh
 bin=${1:-target/release/janggun}
 shift || true
 depths=${*:-9 11 13}
-fsf=${FSF:-/usr/games/fairy-stockfish}
 hash=${HASH:-16}
 fens=$(mktemp)
 trap 'rm -f "$fens"' EXIT
-grep -v '^#' src/tools/bench_positions.txt | grep . >"$fens"
+bench_fens "$fens"
 positions=$(wc -l <"$fens")
-
-field() { # the number after "$1" in the text on stdin
-    grep -m1 "$1" | sed 's/.*: *//; s/[^0-9].*//'
-}
 
 printf '%d positions, one thread, Hash %d MB\n' "$positions" "$hash"
 printf '%5s  %14s %10s  %14s %10s  %10s %10s\n' depth janggun-nodes ms fsf-nodes ms node-ratio time-ratio
@@ -31,7 +30,7 @@ for d in $depths; do
     jn=$(field 'Nodes searched' <<<"$j")
     jt=$(field 'Total time' <<<"$j")
     if [ -x "$fsf" ]; then
-        f=$("$fsf" bench "$hash" 1 "$d" "$fens" depth janggi 2>&1 >/dev/null)
+        f=$(fsf_bench "$hash" "$d" "$fens")
         fn=$(field 'Nodes searched' <<<"$f")
         ft=$(field 'Total time' <<<"$f")
         awk -v d="$d" -v jn="$jn" -v jt="$jt" -v fn="$fn" -v ft="$ft" 'BEGIN {
