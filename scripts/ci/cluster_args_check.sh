@@ -185,6 +185,20 @@ refused "sprt.sh --work in a missing folder" "no such folder" sprt.sh \
 refused "submit.sh --work in a missing folder" "no such folder" slurm/submit.sh \
     "${sd_[@]/@RUN@\/sw/@RUN@/missing/w}"
 
+refused "datagen.sh --work the same path as --out" "one path" datagen.sh "${dg[@]}" \
+    --work @RUN@/data.bin
+# A work folder of another job: refused before its files are replaced.
+mkdir -p "$t/in/other/bin"
+echo "datagen of another job" >"$t/in/other/job.txt"
+echo "another job's binary" >"$t/in/other/bin/janggun"
+refused "datagen.sh --work of another job" "another job" datagen.sh "${dg[@]}" --work "$t/in/other"
+grep -qx "another job's binary" "$t/in/other/bin/janggun" ||
+    fail "datagen.sh --work of another job: its bin/janggun was replaced"
+refused "datagen.sh --binary not a janggun build" "not a janggun build" datagen.sh \
+    "${dg[@]/$bin/$(type -P true)}"
+refused "sprt.sh --dev not a janggun build" "not a janggun build" sprt.sh --hosts @HOSTS@ \
+    --dev "$(type -P true)" --base "$bin" --nodes 10 --sprt "elo0=0 elo1=5" --work @RUN@/w
+
 echo "--- numbers: --retries 0 is 'forever' to GNU parallel"
 for v in 0 00 101 abc 1e3 99999999999999999999 " 3"; do
     refused "datagen.sh --retries '$v'" "--retries" datagen.sh "${dg[@]}" --retries "$v"
@@ -223,6 +237,30 @@ refused "sprt.sh --tc nonsense (the shards' match, asked of the binary)" "--tc" 
     "${sp[@]}" --tc 1+x
 refused "submit.sh match --tc nonsense" "--tc" slurm/submit.sh "${sm[@]}" --tc 1+x
 
+# A merge that fails (a shard it refuses) stops the shards: a GNU parallel
+# that brings back a broken shard and would go on for ever, but for a
+# SIGHUP (GNU parallel's "start no new job").
+mkdir -p "$t/shim-hup"
+cat >"$t/shim-hup/parallel" <<'EOF'
+#!/usr/bin/env bash
+trap 'exit 0' HUP
+mkdir -p shards
+echo '{"broken": ' >shards/seed-1.json
+while :; do sleep 0.2; done
+EOF
+chmod +x "$t/shim-hup/parallel"
+n=$((n + 1))
+mkdir -p "$t/run/hup"
+rc=0
+out=$(cd "$t/run/hup" && PATH=$t/shim-hup:$PATH timeout 60 bash "$sd/sprt.sh" --hosts "$hosts_file" \
+    --dev "$bin" --base "$bin" --nodes 10 --games 2 --sprt "elo0=0 elo1=5" --merge-every 1 \
+    --work "$t/run/hup/w" 2>&1 </dev/null) || rc=$?
+if [ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -q 'the merge fails' <<<"$out"; then
+    echo "ok: sprt.sh with a shard the merge refuses: stopped ($(grep -m1 'the merge fails' <<<"$out"))"
+else
+    fail "sprt.sh with a shard the merge refuses: status $rc (124: still playing after 60 s); output: $(tail -3 <<<"$out" | tr '\n' '|')"
+fi
+
 echo "--- an option given last without its value"
 for o in --hosts --seeds --nodes --positions --random-plies --net --binary --out --work --retries; do
     refused "datagen.sh ... $o" "$o needs a value" datagen.sh "${dg[@]}" "$o"
@@ -256,21 +294,35 @@ for w in "a,b" "p%a"; do
     want=$run/$w
     # What each job is given as WORK, read as sbatch reads it: from an
     # --export list (cut at commas) when one names WORK, else from the
-    # environment; and the log files, after sbatch's '%' patterns.
+    # environment; and where its log goes, as Slurm names it: a relative
+    # name after the job's folder, then "%%" -> "%", "%a" and the like ->
+    # the task's numbers (a backslash: no patterns).
     got=$(awk -v want="$want" '
-        /^sbatch / { list = ""; outp = ""
+        function slurm_name(p,   r, i, c) {
+            if (index(p, "\\")) return p
+            r = ""
+            for (i = 1; i <= length(p); i++) {
+                c = substr(p, i, 1)
+                if (c == "%") { i++; c = substr(p, i, 1); r = r (c == "%" ? "%" : "7") }
+                else r = r c
+            }
+            return r
+        }
+        /^sbatch / { list = ""; outp = ""; dir = ""
             n = split($0, a, /\] \[|^sbatch \[|\]$/)
             for (i = 1; i <= n; i++) {
                 if (a[i] ~ /^--export=/) list = substr(a[i], 10)
                 if (a[i] ~ /^--output=/) outp = substr(a[i], 10)
+                if (a[i] == "--chdir") dir = a[i + 1]
             }
-            if (outp ~ /%[^a]/ || (outp ~ /^\// && index(outp, want) == 1 && want ~ /%/))
-                print "log " outp
+            if (outp !~ /^\//) outp = dir "/" outp
+            log_ok = index(slurm_name(outp), want "/logs/") == 1
             next }
-        /^env WORK=/ { env = substr($0, 11, length($0) - 11)
-            w = env; m = split(list, e, ",")
+        /^env WORK=/ { w = substr($0, 11, length($0) - 11); m = split(list, e, ",")
             for (i = 1; i <= m; i++) if (e[i] ~ /^WORK=/) w = substr(e[i], 6)
-            print (w == want ? "ok" : "WORK " w) }' "$t/called")
+            if (w != want) print "WORK " w
+            else if (!log_ok) print "log " slurm_name(outp)
+            else print "ok" }' "$t/called")
     if [ "$rc" = 0 ] && [ "$(grep -c '^ok$' <<<"$got")" = 2 ] && ! grep -qv '^ok$' <<<"$got"; then
         echo "ok: submit.sh --work '$w': both jobs get WORK=$want, logs in it"
     else

@@ -63,7 +63,7 @@ value() {
     VAL=$2
     [ -n "$VAL" ] || die "$flag needs a value (it is empty)"
     case $VAL in
-    -*) die "$flag needs a value, not '$(printf '%.40s' "$VAL")' (a path that begins with '-': write ./$(printf '%.40s' "$VAL"))" ;;
+    -*) die "$flag needs a value, not '$(printf '%.40s' "$VAL")' (no value begins with '-'; a path that does: write ./$(printf '%.40s' "$VAL"))" ;;
     esac
     [[ $VAL == *[[:cntrl:]]* ]] && die "$flag: the value holds a control character"
     if [[ $REPEATABLE != *" $flag "* ]]; then
@@ -171,8 +171,10 @@ check_seeds() {
         elif [[ $part =~ ^[0-9]{1,9}$ ]]; then
             a=$((10#$part))
             b=$a
+        elif [[ $part =~ ^[0-9]+(-[0-9]+)?$ ]]; then
+            die "$flag: '$(printf '%.40s' "$part")': seeds go up to $MAX_SEED"
         else
-            die "$flag: '$part' is not a seed or a range A-B: give $what"
+            die "$flag: '$(printf '%.40s' "$part")' is not a seed or a range A-B: give $what"
         fi
         [ "$a" -ge 1 ] || die "$flag: '$part': seeds begin at 1"
         [ "$a" -le "$b" ] || die "$flag: '$part' runs backwards (write $b-$a)"
@@ -298,16 +300,31 @@ check_sprt() {
         [[ $f =~ ^(elo0|elo1|alpha|beta)=[0-9eE.+-]{1,32}$ ]] ||
             die "--sprt: '$(printf '%.40s' "$f")' is not elo0=, elo1=, alpha= or beta= with a number"
     done
+    # A control first: bounds that can never decide must be refused, or
+    # the binary does not check them while parsing and the answer below
+    # would say nothing.
+    if (ask_binary --sprt "$bin" match --sprt elo0=1 elo1=0) 2>/dev/null; then
+        die "--sprt: $bin does not refuse elo0=1 elo1=0 while parsing: it cannot check the SPRT here"
+    fi
     ask_binary --sprt "$bin" match --sprt "${SPRT_FIELDS[@]}"
     # shellcheck disable=SC2034 # for the scripts that source this file
     SPRT="${SPRT_FIELDS[*]}"
+}
+
+# check_janggun FLAG BIN: BIN runs here and is a janggun build (it says so
+# to --version), so that the checks it is asked for mean something.
+check_janggun() {
+    local v
+    [ -x "$2" ] || die "$1: $2: not executable"
+    v=$(timeout 30 "$2" --version 2>/dev/null </dev/null) || v=
+    [[ $v == "janggun "* ]] || die "$1: $2 is not a janggun build (its --version: '$(printf '%.40s' "$v" | tr -c '[:print:]' ' ')')"
 }
 
 # check_net BIN NET: NET is a net file BIN can read (its header).
 check_net() {
     local msg
     msg=$(timeout 30 "$1" net info "$2" 2>&1 </dev/null) ||
-        die "--net: ${msg:-$1 net info failed}"
+        die "--net: $(printf '%.200s' "${msg#error: }")"
 }
 
 # The number of whole records in a training-data file, from its size and

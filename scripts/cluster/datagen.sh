@@ -62,7 +62,7 @@ check_retries "$retries"; retries=$RES
 check_seeds --seeds "$seeds"; seeds=$SEEDS
 load_hosts "$hosts"
 in_file --binary "$binary"; binary=$RES
-[ -x "$binary" ] || die "--binary: $binary: not executable"
+check_janggun --binary "$binary"
 if [ -n "$net" ]; then
     in_file --net "$net"; net=$RES
     check_net "$binary" "$net"
@@ -70,17 +70,19 @@ fi
 out_file --out "$out"; out=$RES
 [ ! -e "$out" ] || is_data "$out" || die "--out: $out exists and is not a Janggun data file: not replaced"
 work_dir --work "${work:-$out.work}"; work=$RES
+[ "$work" != "$out" ] || die "--work and --out are one path: $out"
 command -v parallel >/dev/null || die "GNU parallel is needed (Debian: apt-get install parallel)"
 
 mkdir -p -- "$work/bin" "$work/shards"
-
+# Another job's folder is refused before anything of it is replaced (the
+# staged files are the same bytes as these).
+check_job "$work" "datagen janggun=$(sha "$binary") net=$(sha "$net") nodes=$nodes positions=$positions random_plies=$random_plies"
 stage "$binary" "$work/bin/janggun"
 net_arg=
 if [ -n "$net" ]; then
     stage "$net" "$work/bin/net.jnn"
     net_arg="--nnue bin/net.jnn"
 fi
-check_job "$work" "datagen janggun=$(sha "$work/bin/janggun") net=$(sha "${net:+$work/bin/net.jnn}") nodes=$nodes positions=$positions random_plies=$random_plies"
 
 expand_seeds "$seeds" | sort -n -u >"$work/seeds"
 # A whole shard has its header and exactly `positions` records.

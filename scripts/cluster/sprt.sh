@@ -73,7 +73,7 @@ number --merge-every "$merge_every" 1 86400; merge_every=$RES
 check_retries "$retries"; retries=$RES
 load_hosts "$hosts"
 in_file --dev "$dev"; dev=$RES
-[ -x "$dev" ] || die "--dev: $dev: not executable"
+check_janggun --dev "$dev"
 in_file --base "$base"; base=$RES
 if [ -n "$openings" ]; then
     in_file --openings "$openings"; openings=$RES
@@ -103,7 +103,11 @@ else
 fi
 ask_binary "the shards' match" "$dev" "${match[@]:1}" "${last_seed[@]}"
 
+printf -v quoted '%q ' "${match[@]}"
 mkdir -p -- "$work/bin" "$work/shards"
+# Another job's folder is refused before anything of it is replaced (the
+# staged files are the same bytes as these).
+check_job "$work" "sprt $sprt dev=$(sha "$dev") base=$(sha "$base") book=$(sha "$openings") $quoted"
 stage "$dev" "$work/bin/dev"
 stage "$base" "$work/bin/base"
 basefiles=(--basefile bin/dev --basefile bin/base)
@@ -114,8 +118,6 @@ if [ -n "$openings" ]; then
 fi
 runner=$work/bin/dev
 
-printf -v quoted '%q ' "${match[@]}"
-check_job "$work" "sprt $sprt dev=$(sha "$work/bin/dev") base=$(sha "$work/bin/base") book=$(sha "$work/bin/book") $quoted"
 # A book: one seed for all, and shard k takes pairs (k-1)*P.. of it, so
 # that no two shards share an opening. Otherwise: the shard's own seed.
 if [ -n "$openings" ]; then
@@ -198,8 +200,9 @@ fi
 # The result: every shard that came back, with their games in one PGN.
 if ! merge_now --pgn merged.pgn >merge.txt 2>merge.err; then
     if ! merge_now >merge.txt 2>>merge.err; then
+        compgen -G 'shards/seed-*.json' >/dev/null || die "no shard to merge"
         cat merge.err >&2
-        die "no shard to merge"
+        die "the shards in $work/shards do not merge (above): no result"
     fi
     note "merged without PGN: $(cat merge.err)"
 fi

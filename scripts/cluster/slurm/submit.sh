@@ -93,8 +93,11 @@ if [ -n "$only" ]; then
 fi
 number --random-plies "$random_plies" 0 1000; random_plies=$RES
 in_file --binary "$binary"; binary=$RES
-[ -x "$binary" ] || die "--binary: $binary: not executable"
+check_janggun --binary "$binary"
 work_dir --work "$work"; work=$RES
+# A backslash in a log name turns Slurm's patterns off: every task would
+# write one log.
+[[ $work != *\\* ]] || die "--work: $work: a folder with a backslash in its path cannot hold Slurm's logs"
 if [ "$kind" = datagen ]; then
     if [ -z "$nodes" ] || [ -z "$positions" ]; then die "datagen: give --nodes and --positions"; fi
     number --nodes "$nodes" 1 1000000000000; nodes=$RES
@@ -110,7 +113,7 @@ else
     number --games "$games" 2 1000000; games=$RES
     [ $((games % 2)) = 0 ] || die "--games: $games is odd: a shard plays each opening with both colours"
     in_file --dev "$dev"; dev=$RES
-    [ -x "$dev" ] || die "--dev: $dev: not executable"
+    check_janggun --dev "$dev"
     in_file --base "$base"; base=$RES
     if [ -n "$openings" ]; then
         in_file --openings "$openings"; openings=$RES
@@ -147,8 +150,10 @@ chmod +x "$work/bin/janggun"
 copy "$here/../common.sh" "$work/bin/common.sh"
 array=${only:-$seeds}
 # Values reach the jobs through the environment (--export=ALL), not in
-# --export's list, which a comma in a path would cut; log names are
-# relative to --chdir, so that a '%' in the folder is not a pattern.
+# --export's list, which a comma in a path would cut. Log names are
+# patterns to Slurm (a relative one too, once the job's folder is put
+# before it): a '%' of the folder is written '%%'.
+logs=${work//\%/%%}/logs
 common=(--parsable --chdir "$work" --export=ALL)
 if [ "$kind" = datagen ]; then
     netpath=
@@ -159,7 +164,7 @@ if [ "$kind" = datagen ]; then
     out=$work/merged.bin
     shards=$(JANGGUN=$work/bin/janggun WORK=$work NODES=$nodes POSITIONS=$positions \
         RANDOM_PLIES=$random_plies NET=$netpath \
-        sbatch "${common[@]}" --array="$array" --output=logs/datagen-%a.out "$here/datagen.sbatch")
+        sbatch "${common[@]}" --array="$array" --output="$logs/datagen-%a.out" "$here/datagen.sbatch")
 else
     copy "$dev" "$work/bin/dev"
     copy "$base" "$work/bin/base"
@@ -168,11 +173,11 @@ else
     printf '%s\n' "${match[@]}" >"$work/match.args"
     out=$work/merged.json
     shards=$(WORK=$work OFFSET_PAIRS=$offset \
-        sbatch "${common[@]}" --array="$array" --output=logs/match-%a.out "$here/match.sbatch")
+        sbatch "${common[@]}" --array="$array" --output="$logs/match-%a.out" "$here/match.sbatch")
 fi
 shards=${shards%%;*}
 [[ $shards =~ ^[0-9]+$ ]] || die "sbatch gave no job id for the shards: '$(printf '%.60s' "$shards")'"
-merge_args=("${common[@]}" --dependency="afterany:$shards" --output=logs/merge.out)
+merge_args=("${common[@]}" --dependency="afterany:$shards" --output="$logs/merge.out")
 [ -n "$wait" ] && merge_args+=(--wait)
 echo "shards: job $shards (array $array); merge: $out, log $work/logs/merge.out"
 status=0
