@@ -18,9 +18,13 @@
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     # Run rather than sourced: it has nothing to do on its own.
-    sed -n '2,/^$/p' "$0" | sed 's/^# \{0,1\}//'
-    case ${1:-} in -h | --help) exit 0 ;; esac
-    echo "common.sh is sourced by the cluster scripts, not run" >&2
+    case ${1:-} in
+    -h | --help)
+        sed -n '2,/^$/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        exit 0
+        ;;
+    esac
+    echo "common.sh is sourced by the cluster scripts, not run (see --help)" >&2
     exit 1
 fi
 
