@@ -9,12 +9,16 @@
 #   scripts/cluster/datagen.sh --hosts hosts.txt --seeds 1-64 \
 #       --nodes 5000 --positions 100000 [--net nets/x.jnn] --out data.bin
 #
-# Options: --hosts FILE (an sshloginfile: "[jobs/]host" a line, ":" for
-# this machine), --seeds A-B[,C...], --nodes N, --positions N (a shard),
-# --random-plies N (8), --net FILE (games played by that net; default the
-# classical evaluation, as datagen does), --binary PATH
-# (target/release/janggun), --out FILE, --work DIR (FILE's name +
-# ".work"), --retries N (3: a failed shard runs again on another host).
+# Options: --hosts FILE (an sshloginfile: "[jobs/][user@]host[:port]" a
+# line, ":" for this machine), --seeds A-B[,C...] (seeds from 1, at most
+# 100000 of them), --nodes N, --positions N (a shard), --random-plies N
+# (8), --net FILE (games played by that net; default the classical
+# evaluation, as datagen does), --binary PATH (target/release/janggun),
+# --out FILE (in a folder that exists), --work DIR (FILE's name +
+# ".work"), --retries N (3: a shard is tried at most N times, a failed
+# try run again on another host; GNU parallel's meaning, so 1 is no
+# second try, and 0, which GNU parallel takes as "forever", is refused).
+# Every argument is checked before anything runs.
 #
 # A dead host: left out when it takes no ssh login at the start; a host
 # that dies later fails its shards, which run again elsewhere. Run the same
@@ -29,46 +33,56 @@ hosts='' seeds='' nodes=5000 positions='' random_plies=8 net='' out='' work='' r
 binary=$here/../../target/release/janggun
 while [ $# -gt 0 ]; do
     case $1 in
-    --hosts) hosts=$2 ;;
-    --seeds) seeds=$2 ;;
-    --nodes) nodes=$2 ;;
-    --positions) positions=$2 ;;
-    --random-plies) random_plies=$2 ;;
-    --net) net=$2 ;;
-    --binary) binary=$2 ;;
-    --out) out=$2 ;;
-    --work) work=$2 ;;
-    --retries) retries=$2 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        show_help
         exit 0
         ;;
-    *) die "unknown argument '$1' (see --help)" ;;
+    --hosts) value "$@"; hosts=$VAL ;;
+    --seeds) value "$@"; seeds=$VAL ;;
+    --nodes) value "$@"; nodes=$VAL ;;
+    --positions) value "$@"; positions=$VAL ;;
+    --random-plies) value "$@"; random_plies=$VAL ;;
+    --net) value "$@"; net=$VAL ;;
+    --binary) value "$@"; binary=$VAL ;;
+    --out) value "$@"; out=$VAL ;;
+    --work) value "$@"; work=$VAL ;;
+    --retries) value "$@"; retries=$VAL ;;
+    *) die "unknown argument '$(printf '%.40s' "$1")' (see --help)" ;;
     esac
-    [ $# -ge 2 ] || die "$1 needs a value"
     shift 2
 done
 if [ -z "$hosts" ] || [ -z "$seeds" ] || [ -z "$positions" ] || [ -z "$out" ]; then
     die "give --hosts, --seeds, --positions and --out (see --help)"
 fi
-for n in "$nodes" "$positions" "$random_plies" "$retries"; do
-    [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
-done
+# Every argument is checked before anything is made or run.
+number --nodes "$nodes" 1 1000000000000; nodes=$RES
+number --positions "$positions" 1 1000000000; positions=$RES
+number --random-plies "$random_plies" 0 1000; random_plies=$RES
+check_retries "$retries"; retries=$RES
+check_seeds --seeds "$seeds"; seeds=$SEEDS
+load_hosts "$hosts"
+in_file --binary "$binary"; binary=$RES
+check_janggun --binary "$binary"
+if [ -n "$net" ]; then
+    in_file --net "$net"; net=$RES
+    check_net "$binary" "$net"
+fi
+out_file --out "$out"; out=$RES
+[ ! -e "$out" ] || is_data "$out" || die "--out: $out exists and is not a Janggun data file: not replaced"
+work_dir --work "${work:-$out.work}"; work=$RES
+[ "$work" != "$out" ] || die "--work and --out are one path: $out"
 command -v parallel >/dev/null || die "GNU parallel is needed (Debian: apt-get install parallel)"
-[ -f "$hosts" ] || die "$hosts: no such file"
-hosts=$(cd "$(dirname "$hosts")" && pwd)/$(basename "$hosts")
-out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
-work=${work:-$out.work}
-mkdir -p "$work/bin" "$work/shards"
-work=$(cd "$work" && pwd)
 
+mkdir -p -- "$work/bin" "$work/shards"
+# Another job's folder is refused before anything of it is replaced (the
+# staged files are the same bytes as these).
+check_job "$work" "datagen janggun=$(sha "$binary") net=$(sha "$net") nodes=$nodes positions=$positions random_plies=$random_plies"
 stage "$binary" "$work/bin/janggun"
 net_arg=
 if [ -n "$net" ]; then
     stage "$net" "$work/bin/net.jnn"
     net_arg="--nnue bin/net.jnn"
 fi
-check_job "$work" "datagen janggun=$(sha "$work/bin/janggun") net=$(sha "${net:+$work/bin/net.jnn}") nodes=$nodes positions=$positions random_plies=$random_plies"
 
 expand_seeds "$seeds" | sort -n -u >"$work/seeds"
 # A whole shard has its header and exactly `positions` records.
@@ -86,7 +100,7 @@ note "$((total - todo)) of $total shards already made; $todo to make"
 
 cd "$work"
 if [ "$todo" -gt 0 ]; then
-    check_hosts "$hosts" "$work/hosts.live"
+    check_hosts "$work/hosts.live"
     rdir=$(remote_dir "$work")
     basefiles=(--basefile bin/janggun)
     [ -n "$net" ] && basefiles+=(--basefile bin/net.jnn)
@@ -117,10 +131,23 @@ done <"$work/seeds"
 if [ ${#missing[@]} -gt 0 ]; then
     die "no whole shard for seeds ${missing[*]}: run the same command again to make them (the others are kept); nothing merged"
 fi
-rm -f "$out.part"
-bin/janggun datagen merge "$out.part" "${files[@]}" 2>/dev/null
-mv "$out.part" "$out"
-records=$(data_records "$out")
+rm -f -- "$out.part"
+if ! bin/janggun datagen merge "$out.part" "${files[@]}" 2>merge.err; then
+    rm -f -- "$out.part"
+    die "the merge failed, $out left as it was: $(tail -1 merge.err)"
+fi
+# The merged file replaces --out only when it holds every record.
+records=$(data_records "$out.part")
 expected=$((total * positions))
-[ "$records" = "$expected" ] || die "$out holds $records records, not $expected"
+if [ "$records" != "$expected" ]; then
+    rm -f -- "$out.part"
+    die "the merge holds $records records, not $expected: $out left as it was"
+fi
+mv -- "$out.part" "$out"
+# A resume point beside --out spoke of the file just replaced: a later
+# `datagen --resume --out` must not take it for this one's.
+if [ -e "$out.resume" ]; then
+    rm -f -- "$out.resume"
+    note "$out.resume (the resume point of the file replaced) removed"
+fi
 note "merged ${#files[@]} shards (seeds $(tr '\n' ' ' <"$work/seeds")) into $out: $records records"

@@ -9,14 +9,18 @@
 #   scripts/cluster/sprt.sh --hosts hosts.txt --dev target/release/janggun \
 #       --base ../base/janggun --nodes 20000 --sprt "elo0=0 elo1=5 alpha=0.05 beta=0.05"
 #
-# Options: --hosts FILE (an sshloginfile: "[jobs/]host" a line, ":" for
-# this machine), --dev BIN and --base BIN (Janggun builds; dev also runs
-# the match), --dev-option "NAME=VALUE" and --base-option (repeatable),
-# one or more limits: --nodes N, --depth D, --tc BASE+INC, --movetime MS,
-# --sprt "elo0=.. elo1=.. alpha=.. beta=..", --games N (a shard, even:
-# 16), --random-plies N (8), --openings FILE (a book: every shard then
-# takes its own run of it with --opening-offset), --max-shards N (10000),
-# --merge-every SECONDS (30), --work DIR (sprt.work), --retries N (3).
+# Options: --hosts FILE (an sshloginfile: "[jobs/][user@]host[:port]" a
+# line, ":" for this machine), --dev BIN and --base BIN (Janggun builds;
+# dev also runs the match), --dev-option "NAME=VALUE" and --base-option
+# (repeatable), one or more limits: --nodes N, --depth D, --tc BASE+INC,
+# --movetime MS, --sprt "elo0=.. elo1=.. alpha=.. beta=..", --games N (a
+# shard, even: 16), --random-plies N (8), --openings FILE (a book: every
+# shard then takes its own run of it with --opening-offset), --max-shards
+# N (10000, at most 100000), --merge-every SECONDS (30), --work DIR
+# (sprt.work, in a folder that exists), --retries N (3: a shard is tried
+# at most N times; 0, "forever" to GNU parallel, is refused). Every
+# argument is checked before anything runs, the SPRT and the shards'
+# match by the dev binary; a merge that fails stops the shards.
 # Engines play with Hash 16 and one thread unless options say otherwise.
 #
 # Fixed nodes or depth make each game a function of its opening: the seed
@@ -34,55 +38,54 @@ merge_every=30 work=sprt.work retries=3
 dev_opts=() base_opts=() limits=()
 while [ $# -gt 0 ]; do
     case $1 in
-    --hosts) hosts=$2 ;;
-    --dev) dev=$2 ;;
-    --base) base=$2 ;;
-    --dev-option) dev_opts+=("option.$2") ;;
-    --base-option) base_opts+=("option.$2") ;;
-    --nodes | --depth | --tc | --movetime) limits+=("$1" "$2") ;;
-    --sprt) sprt=$2 ;;
-    --games) games=$2 ;;
-    --random-plies) random_plies=$2 ;;
-    --openings) openings=$2 ;;
-    --max-shards) max_shards=$2 ;;
-    --merge-every) merge_every=$2 ;;
-    --work) work=$2 ;;
-    --retries) retries=$2 ;;
     -h | --help)
-        sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+        show_help
         exit 0
         ;;
-    *) die "unknown argument '$1' (see --help)" ;;
+    --hosts) value "$@"; hosts=$VAL ;;
+    --dev) value "$@"; dev=$VAL ;;
+    --base) value "$@"; base=$VAL ;;
+    --dev-option) value "$@"; dev_opts+=("option.$VAL") ;;
+    --base-option) value "$@"; base_opts+=("option.$VAL") ;;
+    --nodes | --depth | --tc | --movetime) value "$@"; limits+=("$1" "$VAL") ;;
+    --sprt) value "$@"; sprt=$VAL ;;
+    --games) value "$@"; games=$VAL ;;
+    --random-plies) value "$@"; random_plies=$VAL ;;
+    --openings) value "$@"; openings=$VAL ;;
+    --max-shards) value "$@"; max_shards=$VAL ;;
+    --merge-every) value "$@"; merge_every=$VAL ;;
+    --work) value "$@"; work=$VAL ;;
+    --retries) value "$@"; retries=$VAL ;;
+    *) die "unknown argument '$(printf '%.40s' "$1")' (see --help)" ;;
     esac
-    [ $# -ge 2 ] || die "$1 needs a value"
     shift 2
 done
 if [ -z "$hosts" ] || [ -z "$dev" ] || [ -z "$base" ] || [ -z "$sprt" ]; then
     die "give --hosts, --dev, --base and --sprt (see --help)"
 fi
+# Every argument is checked before anything is made or run.
 [ ${#limits[@]} -gt 0 ] || die "give a limit: --nodes, --depth, --tc or --movetime"
-for n in "$games" "$random_plies" "$max_shards" "$merge_every" "$retries"; do
-    [[ $n =~ ^[0-9]+$ ]] || die "'$n' is not a number"
-done
-if [ $((games % 2)) != 0 ] || [ "$games" = 0 ]; then
-    die "--games: an even number of games a shard"
-fi
-command -v parallel >/dev/null || die "GNU parallel is needed (Debian: apt-get install parallel)"
-[ -f "$hosts" ] || die "$hosts: no such file"
-hosts=$(cd "$(dirname "$hosts")" && pwd)/$(basename "$hosts")
-read -ra sprt_fields <<<"$sprt"
-
-mkdir -p "$work/bin" "$work/shards"
-work=$(cd "$work" && pwd)
-stage "$dev" "$work/bin/dev"
-stage "$base" "$work/bin/base"
-basefiles=(--basefile bin/dev --basefile bin/base)
+number --games "$games" 2 1000000; games=$RES
+[ $((games % 2)) = 0 ] || die "--games: $games is odd: a shard plays each opening with both colours"
+number --random-plies "$random_plies" 0 1000; random_plies=$RES
+number --max-shards "$max_shards" 1 "$MAX_SEEDS"; max_shards=$RES
+number --merge-every "$merge_every" 1 86400; merge_every=$RES
+check_retries "$retries"; retries=$RES
+load_hosts "$hosts"
+in_file --dev "$dev"; dev=$RES
+check_janggun --dev "$dev"
+in_file --base "$base"; base=$RES
 if [ -n "$openings" ]; then
-    stage "$openings" "$work/bin/book"
-    chmod -x "$work/bin/book"
-    basefiles+=(--basefile bin/book)
+    in_file --openings "$openings"; openings=$RES
 fi
-runner=$work/bin/dev
+work_dir --work "$work"; work=$RES
+command -v parallel >/dev/null || die "GNU parallel is needed (Debian: apt-get install parallel)"
+# The dev binary runs the match of every shard and the merges: it checks
+# the SPRT (a bound it refuses would leave every merge failing, and the
+# shards going on with nothing to decide) and the shard's match, with the
+# last shard's seed and book offset.
+check_sprt "$dev" "$sprt"; sprt=$SPRT
+sprt_fields=("${SPRT_FIELDS[@]}")
 
 # The match of every shard, but for its seed, quoted for the host's shell.
 # The shards carry no SPRT of their own: a shard that stopped on its own
@@ -94,9 +97,27 @@ match=(bin/dev match
     --concurrency 1 --quiet)
 if [ -n "$openings" ]; then
     match+=(--openings bin/book)
+    last_seed=(--seed 1 --opening-offset $(((max_shards - 1) * (games / 2))))
+else
+    last_seed=(--seed "$max_shards")
 fi
+ask_binary "the shards' match" "$dev" "${match[@]:1}" "${last_seed[@]}"
+
 printf -v quoted '%q ' "${match[@]}"
-check_job "$work" "sprt $sprt dev=$(sha "$work/bin/dev") base=$(sha "$work/bin/base") book=$(sha "$work/bin/book") $quoted"
+mkdir -p -- "$work/bin" "$work/shards"
+# Another job's folder is refused before anything of it is replaced (the
+# staged files are the same bytes as these).
+check_job "$work" "sprt $sprt dev=$(sha "$dev") base=$(sha "$base") book=$(sha "$openings") $quoted"
+stage "$dev" "$work/bin/dev"
+stage "$base" "$work/bin/base"
+basefiles=(--basefile bin/dev --basefile bin/base)
+if [ -n "$openings" ]; then
+    stage "$openings" "$work/bin/book"
+    chmod -x "$work/bin/book"
+    basefiles+=(--basefile bin/book)
+fi
+runner=$work/bin/dev
+
 # A book: one seed for all, and shard k takes pairs (k-1)*P.. of it, so
 # that no two shards share an opening. Otherwise: the shard's own seed.
 if [ -n "$openings" ]; then
@@ -137,7 +158,7 @@ seed_stream() {
 if merge_now --quiet >/dev/null 2>&1 && decided; then
     note "the shards already here decided it"
 else
-    check_hosts "$hosts" "$work/hosts.live"
+    check_hosts "$work/hosts.live"
     rdir=$(remote_dir "$work")
     status=0
     seed_stream | parallel --ssh "$SSH" --sshloginfile "$work/hosts.live" --workdir "$rdir" \
@@ -160,6 +181,12 @@ else
                     kill -HUP "$par" 2>/dev/null || true
                     exit 0
                 fi
+            elif compgen -G 'shards/seed-*.json' >/dev/null; then
+                # Shards came back and do not merge: more of them will
+                # not merge either, so none can decide. Stop here.
+                note "the merge fails: $(tail -1 merge.txt); no new shard starts"
+                kill -HUP "$par" 2>/dev/null || true
+                exit 0
             fi
         done
     ) &
@@ -173,8 +200,9 @@ fi
 # The result: every shard that came back, with their games in one PGN.
 if ! merge_now --pgn merged.pgn >merge.txt 2>merge.err; then
     if ! merge_now >merge.txt 2>>merge.err; then
+        compgen -G 'shards/seed-*.json' >/dev/null || die "no shard to merge"
         cat merge.err >&2
-        die "no shard to merge"
+        die "the shards in $work/shards do not merge (above): no result"
     fi
     note "merged without PGN: $(cat merge.err)"
 fi
