@@ -54,8 +54,9 @@ fn install_handler() {
                 std::process::exit(130);
             }
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                // Engines run in their own process groups but read our pipe:
-                // they see end-of-file and quit when we are gone.
+                // Engines run in their own process groups, which the
+                // signal did not reach: end them, and whatever they started.
+                engine::end_all_groups();
                 std::process::exit(130);
             }
         });
@@ -179,10 +180,12 @@ fn worker(
             detail: played.detail,
         };
         // An engine that misbehaved starts afresh: it may still be thinking,
-        // or be gone.
+        // or be gone. So does one that went past a cap on its output after
+        // its last move (nothing more is read from it).
         if let Some(e) = rec.faulty_engine() {
             engines.remove(&e);
         }
+        engines.retain(|_, e| !e.overflowed());
         if tx.send(Msg::Done(Box::new(rec))).is_err() {
             return;
         }
