@@ -115,6 +115,8 @@ fn run_perft(
     divide: bool,
     threads: usize,
 ) -> Result<(), String> {
+    let depth =
+        janggun::board::perft::check_depth(depth.into()).map_err(|e| format!("perft: {e}"))?;
     let rules: RuleSet = variant.parse()?;
     let pos = match (fen, setup) {
         (Some(_), Some(_)) => return Err("give either --fen or --setup, not both".into()),

@@ -1,13 +1,18 @@
 //! Engines that misbehave (tests/fault_engine.py) lose with the right
 //! reason, a crashed or late engine is restarted for the next game, the
 //! match goes on, and no engine process outlives the runner, Ctrl-C
-//! included.
+//! included. An engine that writes without end loses too, and the runner
+//! keeps its memory; an engine started by a wrapper script is ended with
+//! the script.
 
 mod match_common;
 
 use janggun::arena::record::totals;
-use janggun::arena::EndKind;
+use janggun::arena::{report, EndKind};
 use match_common::*;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Fault-engine processes whose command line contains `marker` (the
@@ -68,7 +73,7 @@ fn fault_match(mode: &str, extra: &[&str], kind: EndKind, detail: &str) {
     assert_eq!((f.wins, f.draws, f.losses), (0, 0, 4), "{mode}");
     let counted = match kind {
         EndKind::IllegalMove => f.illegal,
-        EndKind::Crash => f.crashes,
+        EndKind::Crash | EndKind::OutputOverflow => f.crashes,
         EndKind::TimeForfeit => f.time_losses,
         EndKind::NoMove => f.no_move,
         _ => unreachable!(),
@@ -155,4 +160,193 @@ fn ctrl_c_ends_every_engine_and_prints_the_table() {
         processes_with(&marker).is_empty(),
         "engines outlived the runner"
     );
+}
+
+/// The binary these tests run: `JANGGUN_TEST_BIN` names another build (the
+/// one before a fix, to see the tests fail on it).
+fn bin() -> String {
+    std::env::var("JANGGUN_TEST_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_janggun").into())
+}
+
+/// Virtual memory for the runner and its engines, in KiB: enough to play,
+/// far less than reading an endless output would take.
+const MEMORY_KB: u64 = 1_000_000;
+
+/// How a run of the binary ended: `None` for the exit code when it had to
+/// be killed at the deadline.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl std::fmt::Debug for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let clip = |s: &str| s.chars().take(2000).collect::<String>();
+        write!(
+            f,
+            "exit {:?}\nstdout: {}\nstderr: {}",
+            self.code,
+            clip(&self.stdout),
+            clip(&self.stderr)
+        )
+    }
+}
+
+/// Runs `janggun match args` under `MEMORY_KB`, killed after `limit`.
+fn run_binary(a: &[String], limit: Duration) -> Run {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {MEMORY_KB}\nexec \"$0\" match \"$@\""))
+        .arg(bin())
+        .args(a)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start janggun");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            r.read_to_end(&mut v).ok();
+            String::from_utf8_lossy(&v).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status.code().unwrap_or(-1));
+        }
+        if start.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// Plays two games of `faulty` against `steady` in the binary; each must
+/// end with `faulty` losing by "output over the limit" for `detail`, the
+/// match must finish and write its JSON, and no engine may be left.
+fn overflow_match(faulty: Vec<String>, steady: Vec<String>, marker: &str, detail: &str) {
+    let json = temp_path(&format!("{marker}.json"));
+    let mut a = faulty;
+    a.extend(steady);
+    a.extend(args(&["--games", "2", "--movetime", "5000", "--quiet"]));
+    a.extend(["--json".to_string(), json.display().to_string()]);
+    let run = run_binary(&a, Duration::from_secs(40));
+    assert_eq!(run.code, Some(0), "{marker}: {run:?}");
+    let r = report::read(&json)
+        .unwrap_or_else(|e| panic!("{marker}: {e}"))
+        .unwrap_or_else(|| panic!("{marker}: no JSON written: {run:?}"));
+    assert_eq!(r.games.len(), 2, "{marker}: the match goes on");
+    for g in &r.games {
+        assert_eq!(g.end, "output over the limit", "{marker}: {g:?}");
+        assert!(g.detail.contains(detail), "{marker}: {g:?}");
+        let loser = if g.result == "1-0" { &g.han } else { &g.cho };
+        assert_eq!(loser, "faulty", "{marker}: {g:?}");
+    }
+    assert!(
+        processes_with(marker).is_empty(),
+        "{marker}: engines outlived the match"
+    );
+    std::fs::remove_file(&json).ok();
+}
+
+#[test]
+fn an_endless_line_loses_and_the_match_writes_its_json() {
+    let marker = format!("marker-endless-{}", std::process::id());
+    overflow_match(
+        fault_args("faulty", "endless", &[&marker]),
+        script_engine("steady", &["a1a2", &marker]),
+        &marker,
+        "wrote a line longer than",
+    );
+}
+
+#[test]
+fn chattering_while_the_opponent_thinks_loses_and_the_match_writes_its_json() {
+    // The opponent takes a second a move, while the chatterer writes on.
+    let marker = format!("marker-chatter-{}", std::process::id());
+    overflow_match(
+        fault_args("faulty", "chatter", &["a1a2", "a10a9", &marker]),
+        fault_args(
+            "steady",
+            "script",
+            &["a1a2", "a10a9", "a2a1", "a9a10", "delay=1", &marker],
+        ),
+        &marker,
+        "MiB",
+    );
+}
+
+/// Whether process `pid` runs (a zombie, dead and waiting for its parent
+/// to reap it, does not).
+fn alive(pid: &str) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+        !state.starts_with('Z') && !state.starts_with('X')
+    })
+}
+
+#[test]
+fn an_engine_started_by_a_wrapper_script_is_ended_with_it() {
+    // The script runs the engine as its child (no exec), as a script that
+    // sets up an environment does: ending the script alone leaves the
+    // engine, here asleep in a 30-second search, running on.
+    let dir = temp_path("wrapper");
+    std::fs::create_dir_all(&dir).unwrap();
+    let wrapper = dir.join("engine.sh");
+    let pids = dir.join("pids");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n\"{}\" \"{}\" \"$@\"\nstatus=$?\nexit $status\n",
+            python(),
+            fault_engine()
+        ),
+    )
+    .unwrap();
+    let st = Command::new("chmod").arg("+x").arg(&wrapper).status();
+    assert!(st.unwrap().success());
+    let mut a = args(&["--engine", "name=late"]);
+    a.push(format!("cmd={}", wrapper.display()));
+    a.extend(args(&["arg=late", "arg=30"]));
+    a.push(format!("arg=pidfile={}", pids.display()));
+    a.extend(script_engine("steady", &["a1a2"]));
+    a.extend(args(&[
+        "--games",
+        "2",
+        "--movetime",
+        "200",
+        "--timemargin",
+        "100",
+        "--quiet",
+    ]));
+    let run = run_binary(&a, Duration::from_secs(40));
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(run.stdout.contains("late"), "{run:?}");
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    // One start to check the engine, one for each game it lost on time.
+    assert_eq!(pids.lines().count(), 3, "{pids}");
+    // The group is killed before the runner reaps the script: give the
+    // engine a moment to be gone.
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while pids.lines().any(alive) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let left: Vec<&str> = pids.lines().filter(|p| alive(p)).collect();
+    for p in &left {
+        Command::new("kill").args(["-KILL", p]).status().ok();
+    }
+    assert!(left.is_empty(), "engines outlived their wrapper: {left:?}");
+    std::fs::remove_dir_all(Path::new(&dir)).ok();
 }

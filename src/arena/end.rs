@@ -14,10 +14,13 @@ pub enum EndKind {
     NoMove,
     Crash,
     TimeForfeit,
+    /// The engine wrote more than the runner reads: a line, a search or a
+    /// backlog over its cap (see `engine::MAX_LINE`).
+    OutputOverflow,
 }
 
 /// The runner's own kinds, in the order the summary lists them.
-const RUNNER_KINDS: [EndKind; 7] = [
+const RUNNER_KINDS: [EndKind; 8] = [
     EndKind::AdjudicatedDraw,
     EndKind::AdjudicatedResign,
     EndKind::MaxPlies,
@@ -25,6 +28,7 @@ const RUNNER_KINDS: [EndKind; 7] = [
     EndKind::NoMove,
     EndKind::Crash,
     EndKind::TimeForfeit,
+    EndKind::OutputOverflow,
 ];
 
 impl EndKind {
@@ -48,6 +52,7 @@ impl EndKind {
             EndKind::NoMove => "no move",
             EndKind::Crash => "crash",
             EndKind::TimeForfeit => "time forfeit",
+            EndKind::OutputOverflow => "output over the limit",
         }
     }
 
@@ -62,7 +67,9 @@ impl EndKind {
             EndKind::AdjudicatedDraw | EndKind::AdjudicatedResign | EndKind::MaxPlies => {
                 "adjudication"
             }
-            EndKind::IllegalMove | EndKind::NoMove => "rules infraction",
+            // Writing without end breaks the protocol as an illegal move
+            // breaks the rules: the runner rules the game lost.
+            EndKind::IllegalMove | EndKind::NoMove | EndKind::OutputOverflow => "rules infraction",
             EndKind::Crash => "abandoned",
             EndKind::TimeForfeit => "time forfeit",
         }
@@ -76,7 +83,11 @@ impl EndKind {
     pub fn is_fault(self) -> bool {
         matches!(
             self,
-            EndKind::IllegalMove | EndKind::NoMove | EndKind::Crash | EndKind::TimeForfeit
+            EndKind::IllegalMove
+                | EndKind::NoMove
+                | EndKind::Crash
+                | EndKind::TimeForfeit
+                | EndKind::OutputOverflow
         )
     }
 }
@@ -88,7 +99,7 @@ mod tests {
     #[test]
     fn names_are_distinct_and_read_back() {
         let all: Vec<EndKind> = EndKind::all().collect();
-        assert_eq!(all.len(), 14);
+        assert_eq!(all.len(), 15);
         for k in &all {
             assert_eq!(EndKind::from_name(k.name()), Some(*k), "{k:?}");
         }

@@ -134,11 +134,17 @@ fn play_moves(
         moves.push(m);
     }
     for side in [Color::Cho, Color::Han] {
-        if let Err(e) = eng[side.index()].new_game(stop) {
+        if let Err(f) = eng[side.index()].new_game(stop) {
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 break;
             }
-            return fault(side, EndKind::Crash, e, moves);
+            let name = &eng[side.index()].name;
+            let (kind, detail) = match f {
+                Fault::Overflow(why) => (EndKind::OutputOverflow, format!("{name} {why}")),
+                Fault::Crash(why) => (EndKind::Crash, why),
+                other => (EndKind::Crash, format!("{name}: {other}")),
+            };
+            return fault(side, kind, detail, moves);
         }
     }
     let base = |c: Color| limits[c.index()].clock.map_or(0, |c| c.base_ms);
@@ -204,6 +210,10 @@ fn play_moves(
             }
             Err(Fault::Crash(why)) => {
                 return fault(side, EndKind::Crash, format!("{} {why}", e.name), moves);
+            }
+            Err(Fault::Overflow(why)) => {
+                let detail = format!("{} {why}", e.name);
+                return fault(side, EndKind::OutputOverflow, detail, moves);
             }
         };
         let used = answer.elapsed.as_millis() as u64;

@@ -483,12 +483,8 @@ fn concat_pgn(files: &[(PathBuf, u64)], out_path: &Path) -> Result<(), String> {
     let mut text = Vec::new();
     for (json, games) in files {
         let pgn = json.with_extension("pgn");
-        let bytes = std::fs::read(&pgn).map_err(|e| {
-            format!(
-                "{}: {e} (--pgn joins the PGN beside each shard's JSON)",
-                shown(&pgn)
-            )
-        })?;
+        let bytes = crate::util::file::read_capped(&pgn, resume_pgn::MAX_PGN_BYTES)
+            .map_err(|e| format!("{e} (--pgn joins the PGN beside each shard's JSON)"))?;
         let scan = resume_pgn::scan(&bytes).map_err(|e| format!("{}: {e}", shown(&pgn)))?;
         if scan.cut_at.is_some() || scan.games.len() as u64 != *games {
             return Err(format!(

@@ -38,18 +38,45 @@ use std::time::Duration;
 
 /// Set by the Ctrl-C / SIGTERM handler; a second signal exits at once.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// Raised while the runner reads its inputs and opens its outputs, before
+/// any game: there is nothing to save yet, so a signal then exits at once,
+/// even while a read or an open blocks (a file on a hung network mount)
+/// or a long resume file is checked.
+static SETTING_UP: AtomicBool = AtomicBool::new(false);
 static HANDLER: Once = Once::new();
+const INTERRUPTED_EARLY: &str = "interrupted before the first game";
 
 fn install_handler() {
     HANDLER.call_once(|| {
         let _ = ctrlc::set_handler(|| {
+            if SETTING_UP.load(Ordering::SeqCst) {
+                eprintln!("error: {INTERRUPTED_EARLY}");
+                std::process::exit(130);
+            }
             if INTERRUPTED.swap(true, Ordering::SeqCst) {
-                // Engines run in their own process groups but read our pipe:
-                // they see end-of-file and quit when we are gone.
+                // Engines run in their own process groups, which the
+                // signal did not reach: end them, and whatever they started.
+                engine::end_all_groups();
                 std::process::exit(130);
             }
         });
     });
+}
+
+/// Runs `f` with `SETTING_UP` raised, unless a signal came already.
+fn setting_up<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    struct Lower;
+    impl Drop for Lower {
+        fn drop(&mut self) {
+            SETTING_UP.store(false, Ordering::SeqCst);
+        }
+    }
+    SETTING_UP.store(true, Ordering::SeqCst);
+    let _lower = Lower;
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        return Err(INTERRUPTED_EARLY.into());
+    }
+    f()
 }
 
 /// The `match` subcommand: parses its arguments and runs the match, or
@@ -153,10 +180,12 @@ fn worker(
             detail: played.detail,
         };
         // An engine that misbehaved starts afresh: it may still be thinking,
-        // or be gone.
+        // or be gone. So does one that went past a cap on its output after
+        // its last move (nothing more is read from it).
         if let Some(e) = rec.faulty_engine() {
             engines.remove(&e);
         }
+        engines.retain(|_, e| !e.overflowed());
         if tx.send(Msg::Done(Box::new(rec))).is_err() {
             return;
         }
@@ -231,7 +260,7 @@ fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
     for spec in &cfg.engines {
         if let Err(e) = EngineProcess::start(spec, cfg.rules, &INTERRUPTED) {
             if INTERRUPTED.load(Ordering::SeqCst) {
-                return Err("interrupted before the first game".into());
+                return Err(INTERRUPTED_EARLY.into());
             }
             return Err(e);
         }
@@ -243,18 +272,21 @@ fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
     INTERRUPTED.store(false, Ordering::SeqCst);
-    let book = match &cfg.openings {
-        Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,
-        None => openings::default_openings(),
-    };
-    let cond = conditions::of(cfg, &book);
-    let sched = Schedule::new(cfg);
+    let (book, cond, sched, resumed) = setting_up(|| {
+        let book = match &cfg.openings {
+            Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,
+            None => openings::default_openings(),
+        };
+        let cond = conditions::of(cfg, &book);
+        let sched = Schedule::new(cfg);
+        let resumed = if cfg.resume {
+            resume::load(cfg, &cond, &sched, &book)?
+        } else {
+            resume::Resumed::default()
+        };
+        Ok((book, cond, sched, resumed))
+    })?;
     let total = sched.total();
-    let resumed = if cfg.resume {
-        resume::load(cfg, &cond, &sched, &book)?
-    } else {
-        resume::Resumed::default()
-    };
     let mut records = resumed.records;
     let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
     let mut sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
@@ -269,7 +301,9 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         ));
     }
     let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))?),
+        Some(p) => Some(setting_up(|| {
+            open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))
+        })?),
         None => None,
     };
     let progress = !cfg.quiet && std::io::stderr().is_terminal();

@@ -49,9 +49,15 @@ pub fn read_fen(fen: &str, rules: RuleSet) -> Result<Position, String> {
     Position::from_fen(fen, rules).map_err(|e| format!("bad FEN: {e}"))
 }
 
-/// Reads an openings file; the format is told from the content.
+/// The largest openings file read. A book of a million FEN lines, far more
+/// openings than a match plays, is about 100 MB, and so is a PGN book of
+/// some 100,000 games; all of it is parsed in memory.
+pub const MAX_OPENINGS_BYTES: u64 = 256 << 20;
+
+/// Reads an openings file; the format is told from the content. Only a
+/// regular file is opened (a FIFO would block, a device never end).
 pub fn load(path: &std::path::Path, rules: RuleSet, plies: usize) -> Result<Vec<Opening>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::util::file::read_capped(path, MAX_OPENINGS_BYTES)?;
     let text = String::from_utf8_lossy(&bytes);
     let list = parse(&text, rules, plies).map_err(|e| format!("{}: {e}", path.display()))?;
     if list.is_empty() {

@@ -164,7 +164,9 @@ pub fn totals(n_engines: usize, records: &BTreeMap<usize, Record>) -> Totals {
             let et = &mut t.engines[e];
             match r.kind {
                 EndKind::IllegalMove => et.illegal += 1,
-                EndKind::Crash => et.crashes += 1,
+                // Killed and restarted as a crashed engine is; the end
+                // reasons tell the two apart.
+                EndKind::Crash | EndKind::OutputOverflow => et.crashes += 1,
                 EndKind::TimeForfeit => et.time_losses += 1,
                 EndKind::NoMove => et.no_move += 1,
                 _ => {}

@@ -362,12 +362,19 @@ pub fn parse(text: &str) -> Result<Report, String> {
     Ok(r)
 }
 
-/// Reads a report file; `Ok(None)` when there is none yet.
+/// The largest report `read` takes. A game is about 2 KB of it (its moves,
+/// times and depths on one line), so this is some 500,000 games, more than
+/// a match is played in before it is split into shards; the parsed tree
+/// takes a few times the text, which must still fit in memory. A larger
+/// file is not a report of ours.
+pub const MAX_REPORT_BYTES: u64 = 1 << 30;
+
+/// Reads a report file; `Ok(None)` when there is none yet. Only a regular
+/// file is opened (a FIFO would block, a device never end), and no more
+/// than `MAX_REPORT_BYTES` of it read.
 pub fn read(path: &Path) -> Result<Option<Report>, String> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+    let Some(bytes) = crate::util::file::read_capped_if_exists(path, MAX_REPORT_BYTES)? else {
+        return Ok(None);
     };
     let at = |e: &str| format!("{}: {e}", path.display());
     let text = String::from_utf8(bytes).map_err(|_| at("JSON report expected, not UTF-8 text"))?;

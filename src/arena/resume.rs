@@ -77,16 +77,6 @@ fn check_end(kind: EndKind, outcome: Outcome, pos: &Position) -> Result<(), Stri
     }
 }
 
-/// Reads a file that may not exist yet (a match interrupted before its
-/// first game was written).
-fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
-    match std::fs::read(path) {
-        Ok(b) => Ok(Some(b)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(format!("{}: {e}", path.display())),
-    }
-}
-
 struct Resume<'a> {
     cfg: &'a MatchConfig,
     cond: &'a [Condition],
@@ -197,7 +187,8 @@ impl Resume<'_> {
     }
 
     fn read_pgn(mut self, path: &Path) -> Result<Resumed, String> {
-        let bytes = read(path)?.unwrap_or_default();
+        // None: the match was interrupted before its first game was written.
+        let bytes = resume_pgn::read(path)?.unwrap_or_default();
         let scan = resume_pgn::scan(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         for g in &scan.games {
             let rec = self

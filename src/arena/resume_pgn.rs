@@ -6,9 +6,24 @@
 //! off and played again.
 
 use super::pgn::parse_tag;
+use std::path::Path;
 
 /// The first line of every game the runner writes.
 pub const FIRST_LINE: &str = "[Event \"janggun match\"]";
+
+/// The largest of the runner's PGN files read back (by `--resume`, and by
+/// `match merge --pgn` beside each shard). A game is about 2 KB of it, its
+/// tags and moves, so this is some 500,000 games, as many as the largest
+/// JSON report read (`report::MAX_REPORT_BYTES`) holds; the games' tags and
+/// moves are held while they are checked, a few times the text.
+pub const MAX_PGN_BYTES: u64 = 1 << 30;
+
+/// The runner's PGN at `path`, `None` when there is none yet: a regular
+/// file only (a FIFO would block, a device never end) of at most
+/// `MAX_PGN_BYTES`.
+pub fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    crate::util::file::read_capped_if_exists(path, MAX_PGN_BYTES)
+}
 
 /// A whole game as it lies in the file, not yet checked against a match.
 #[derive(Debug)]

@@ -8,6 +8,21 @@ use super::position::Position;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+/// The deepest perft run, by `janggun perft` and `go perft` alike. The
+/// start position's count at depth 7 already takes minutes, so a deeper
+/// one never finishes; and the recursion takes a move list of stack per
+/// ply, so a depth in the thousands would overflow the stack before it
+/// counted anything.
+pub const MAX_DEPTH: u32 = 20;
+
+/// `depth` as perft takes it, or why it is refused.
+pub fn check_depth(depth: u64) -> Result<u32, String> {
+    u32::try_from(depth)
+        .ok()
+        .filter(|&d| d <= MAX_DEPTH)
+        .ok_or_else(|| format!("depth {depth} is above the limit {MAX_DEPTH}"))
+}
+
 /// Leaves of the move tree `depth` plies deep.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
@@ -101,5 +116,14 @@ mod tests {
             counted.iter().map(|(_, n)| n).sum::<u64>(),
             perft(&mut p, 3)
         );
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        assert_eq!(check_depth(0), Ok(0));
+        assert_eq!(check_depth(u64::from(MAX_DEPTH)), Ok(MAX_DEPTH));
+        for d in [u64::from(MAX_DEPTH) + 1, 10_000, u64::MAX] {
+            assert!(check_depth(d).unwrap_err().contains("above the limit 20"));
+        }
     }
 }

@@ -105,7 +105,6 @@ impl fmt::Display for ParseError {
 pub use crate::util::text::clip;
 
 pub const MAX_DEPTH: u64 = 255;
-pub const MAX_PERFT: u64 = 20;
 /// About 31 years: no clock is longer, and sums of such values cannot overflow.
 pub const MAX_TIME_MS: u64 = 1_000_000_000_000;
 
@@ -349,14 +348,15 @@ fn go_field(name: &str) -> Option<GoValue> {
 
 fn parse_go(rest: &[&str]) -> Result<Command, ParseError> {
     if rest.first() == Some(&"perft") {
+        let max = crate::board::perft::MAX_DEPTH;
         return match rest.get(1).map(|n| n.parse::<u64>()) {
-            Some(Ok(n)) if n <= MAX_PERFT && rest.len() == 2 => Ok(Command::Perft(n as u32)),
-            Some(Ok(n)) if n > MAX_PERFT => invalid(format!(
-                "go perft: depth {n} is above the limit {MAX_PERFT}"
-            )),
+            Some(Ok(n)) if rest.len() == 2 => match crate::board::perft::check_depth(n) {
+                Ok(d) => Ok(Command::Perft(d)),
+                Err(e) => invalid(format!("go perft: {e}")),
+            },
             None => invalid("go perft: the depth is missing"),
             _ => invalid(format!(
-                "go perft: expected one depth 0..{MAX_PERFT}, got '{}'",
+                "go perft: expected one depth 0..{max}, got '{}'",
                 clip(&rest[1..].join(" "))
             )),
         };

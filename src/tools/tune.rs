@@ -19,6 +19,11 @@ use rayon::prelude::*;
 /// Samples per parallel work item.
 const CHUNK: usize = 4096;
 
+/// The longest game line read. Selfplay's longest game, 600 plies of at
+/// most 5 characters each plus a FEN, is under 4 KB; a line 256 times
+/// that is not a game (one endless line would otherwise be read whole).
+const MAX_LINE: usize = 1 << 20;
+
 struct Sample {
     game: usize,
     feats: Vec<(u16, i16)>,
@@ -31,8 +36,15 @@ fn load(paths: &[String], skip_plies: usize) -> Result<Vec<Sample>, String> {
     let mut out = Vec::new();
     let mut game = 0;
     for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        for (ln, line) in text.lines().enumerate() {
+        // A regular file only: a FIFO would block, a device never end.
+        let (file, _) = crate::util::file::open_regular(std::path::Path::new(path))?;
+        let mut r = std::io::BufReader::new(file);
+        for ln in 0.. {
+            let Some(line) = crate::util::file::read_line_capped(&mut r, MAX_LINE, ln + 1)
+                .map_err(|e| format!("{path}: {e}"))?
+            else {
+                break;
+            };
             let parts: Vec<&str> = line.split('|').map(str::trim).collect();
             if parts.len() != 3 {
                 continue;
