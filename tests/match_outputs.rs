@@ -390,6 +390,20 @@ fn a_report_s_sprt_obeys_the_rule_of_sprt() {
     std::fs::write(dir.join("bad.json"), decided).unwrap();
     let r = janggun(&dir, &["match", "merge", "out.json", "bad.json"]);
     assert!(r.refused(&["bad.json", "SPRT"]), "{r:?}");
+    // Merges under two tests are not merged under one of them.
+    for (out, shard, elo1) in [
+        ("h1.json", "s1.json", "elo1=5"),
+        ("h2.json", "s2.json", "elo1=10"),
+    ] {
+        let r = janggun(&dir, &["match", "merge", out, shard, "--sprt", elo1]);
+        assert!(r.ok, "{r:?}");
+    }
+    let r = janggun(&dir, &["match", "merge", "out.json", "h1.json", "h2.json"]);
+    assert!(
+        r.refused(&["h2.json", "SPRT", "elo1=10", "elo1=5"]),
+        "{r:?}"
+    );
+    assert!(!dir.join("out.json").exists());
 }
 
 /// The report at `path` with `edit` applied to its games, its totals

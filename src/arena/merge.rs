@@ -197,19 +197,16 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
     Ok(())
 }
 
-/// The SPRT of the merge: the shards' own (a condition, so all the same)
-/// or the one given, which must then agree with it.
-fn sprt_of(first: &Report, given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
-    // A merged report keeps the SPRT it was merged under beside its
-    // shards' (none: they carry no SPRT of their own).
-    // Both are checked by the rule `--sprt` is (the report's own when it
-    // was read).
-    let merged = first.sprt.as_ref().map(|s| s.spec());
-    if let Some(s) = &merged {
-        s.check().map_err(|e| format!("the report's sprt: {e}"))?;
+/// The SPRT an input records, held to `--sprt`'s rule: a shard's is its
+/// `sprt_test` (its `sprt` says where that test stands), a merged
+/// report's the `sprt` it was merged under.
+fn recorded_sprt(r: &Report) -> Result<Option<SprtSpec>, String> {
+    let own = r.sprt.as_ref().map(|s| s.spec());
+    if let Some(s) = &own {
+        s.check().map_err(|e| format!("its sprt: {e}"))?;
     }
-    let recorded = match first.condition("sprt_test") {
-        None | Some("none") => merged,
+    let test = match r.condition("sprt_test") {
+        None | Some("none") => None,
         Some(text) => {
             let pairs: Vec<(String, String)> = text
                 .split_whitespace()
@@ -218,20 +215,47 @@ fn sprt_of(first: &Report, given: Option<SprtSpec>) -> Result<Option<SprtSpec>, 
                     None => (f.to_string(), String::new()),
                 })
                 .collect();
-            let test =
-                cli::parse_sprt(&pairs).map_err(|e| format!("the shards' sprt_test: {e}"))?;
-            // A shard's report carries the test it ran as its sprt.
-            if merged.is_some_and(|m| m != test) {
-                return Err(format!(
-                    "the report's sprt ({}) is not its sprt_test ({})",
-                    fmt_sprt(&merged.unwrap_or(test)),
-                    fmt_sprt(&test)
-                ));
-            }
-            Some(test)
+            Some(cli::parse_sprt(&pairs).map_err(|e| format!("its sprt_test: {e}"))?)
         }
     };
-    match (recorded, given) {
+    match (test, own) {
+        (Some(t), Some(o)) if t != o => Err(format!(
+            "its sprt ({}) is not its sprt_test ({})",
+            fmt_sprt(&o),
+            fmt_sprt(&t)
+        )),
+        (None, Some(o)) if r.shards.is_none() => Err(format!(
+            "an sprt ({}) but no sprt_test: a match's report records the test it ran",
+            fmt_sprt(&o)
+        )),
+        (t, o) => Ok(t.or(o)),
+    }
+}
+
+/// The SPRT of the merge: the inputs' own, which must agree, or the one
+/// given, which must then agree with theirs.
+fn sprt_of(inputs: &[Input], given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
+    let mut recorded: Option<(SprtSpec, &Path)> = None;
+    for i in inputs {
+        let Some(s) = recorded_sprt(&i.report).map_err(|e| format!("{}: {e}", shown(&i.path)))?
+        else {
+            continue;
+        };
+        match recorded {
+            Some((r, p)) if r != s => {
+                return Err(format!(
+                    "{}: SPRT {}, but {} in {}",
+                    shown(&i.path),
+                    fmt_sprt(&s),
+                    fmt_sprt(&r),
+                    shown(p)
+                ))
+            }
+            Some(_) => {}
+            None => recorded = Some((s, &i.path)),
+        }
+    }
+    match (recorded.map(|(r, _)| r), given) {
         (Some(r), Some(g)) if r != g => Err(format!(
             "--sprt {} differs from the shards' own SPRT ({})",
             fmt_sprt(&g),
@@ -475,7 +499,7 @@ fn combine_with(
     for other in &inputs[1..] {
         check_same_match(first, other)?;
     }
-    let spec = sprt_of(&first.report, given)?;
+    let spec = sprt_of(&inputs, given)?;
     let names: Vec<String> = first
         .report
         .engines
