@@ -470,7 +470,17 @@ fn every_game_is_replayed_through_the_rules() {
 
     type Edit = fn(&mut GameEntry);
     // Game 1 (index 0): Han's illegal move, 1-0. Game 2: a double pass, 0-1.
-    let cases: [(usize, Edit, &str); 11] = [
+    let cases: [(usize, Edit, &str); 13] = [
+        (
+            0,
+            |g| std::mem::swap(&mut g.cho, &mut g.han),
+            "colours reversed",
+        ),
+        (
+            0,
+            |g| g.fen = g.fen.replacen("rnba1anbr", "rbna1abnr", 1),
+            "same opening",
+        ),
         (
             0,
             |g| g.moves = g.moves.replacen("a10a9", "a10a1", 1),
@@ -521,6 +531,16 @@ fn every_game_is_replayed_through_the_rules() {
         ),
         (1, |g| g.plies = 7, "\"plies\""),
     ];
+    // More games than the match planned.
+    let text = String::from_utf8(read(&src)).unwrap();
+    let more = text.replacen("\"games_planned\": 2", "\"games_planned\": 1", 1);
+    assert_ne!(more, text);
+    std::fs::write(dir.join("more.json"), more).unwrap();
+    let r = janggun(&dir, &["match", "merge", "m.json", "more.json"]);
+    assert!(
+        r.refused(&["more.json", "2 games played of 1 planned"]),
+        "{r:?}"
+    );
     for (k, (game, edit, why)) in cases.into_iter().enumerate() {
         let bad = dir.join(format!("bad{k}.json"));
         restated(&src, &bad, |games| edit(&mut games[game]));

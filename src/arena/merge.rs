@@ -82,6 +82,12 @@ fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
             r.games_played, r.games_planned
         )));
     }
+    if r.games_played > r.games_planned {
+        return Err(at(format!(
+            "{} games played of {} planned",
+            r.games_played, r.games_planned
+        )));
+    }
     if r.games.len() as u64 != r.games_played {
         return Err(at(format!(
             "\"games_played\" is {} but {} games are listed",
@@ -394,6 +400,21 @@ fn clip(s: &str) -> String {
     crate::util::text::clip(s)
 }
 
+/// Games `2k` and `2k + 1` are a pair: one opening played by the same two
+/// engines with colours reversed (the pentanomial counts them as one).
+fn check_pair(a: &Record, b: &Record) -> Result<(), String> {
+    if (a.slot.cho, a.slot.han) != (b.slot.han, b.slot.cho) {
+        return Err("a pair, but not the same engines with colours reversed".into());
+    }
+    if a.fen != b.fen
+        || a.book_plies != b.book_plies
+        || a.moves[..a.book_plies] != b.moves[..b.book_plies]
+    {
+        return Err("a pair, but not from the same opening".into());
+    }
+    Ok(())
+}
+
 /// Each shard's totals, recounted from its games, must be the ones it
 /// states: a file edited or damaged in between is not merged.
 fn check_totals(input: &Input, t: &Totals) -> Result<(), String> {
@@ -546,6 +567,9 @@ fn combine_with(
                 .ok()
                 .and_then(|k| k.checked_sub(1))
                 .filter(|&k| k < cli::MAX_GAMES)
+                // A merge numbers its games with gaps where a shard
+                // stopped short; a match's own are those it planned.
+                .filter(|&k| i.report.shards.is_some() || (k as u64) < i.report.games_planned)
                 .ok_or_else(|| at(format!("game number {} is out of range", g.game)))?;
             if own.contains_key(&index) {
                 return Err(at(format!("game {} is listed twice", g.game)));
@@ -553,6 +577,11 @@ fn combine_with(
             let rec = record_of(g, index, &names, &play)
                 .map_err(|e| at(format!("game {}: {e}", g.game)))?;
             own.insert(index, rec);
+        }
+        for (k, a) in own.range(..).filter(|(k, _)| *k % 2 == 0) {
+            if let Some(b) = own.get(&(k + 1)) {
+                check_pair(a, b).map_err(|e| at(format!("games {} and {}: {e}", k + 1, k + 2)))?;
+            }
         }
         check_totals(i, &record::totals(n, &own))?;
         // Pairs are (2k, 2k + 1) of each shard; an even base keeps them so.
