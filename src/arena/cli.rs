@@ -96,6 +96,36 @@ pub struct SprtSpec {
     pub beta: f64,
 }
 
+/// Bounds of the SPRT's Elo hypotheses (normalized Elo: tests run at a
+/// few Elo, never near a thousand).
+const SPRT_ELO: (f64, f64) = (-1000.0, 1000.0);
+/// Bounds of the SPRT's error rates: at 0 or from 0.5 on, the LLR bounds
+/// are infinite, cross or are not numbers.
+const SPRT_P: (f64, f64) = (0.0, 0.5);
+
+impl SprtSpec {
+    /// The one rule for an SPRT, wherever it comes from (`--sprt`, a
+    /// shard's `sprt_test`, a report's `sprt`): each number in its range
+    /// and elo0 < elo1, so that the LLR and its bounds are numbers.
+    pub fn check(&self) -> Result<(), String> {
+        for (key, x, (lo, hi)) in [
+            ("elo0", self.elo0, SPRT_ELO),
+            ("elo1", self.elo1, SPRT_ELO),
+            ("alpha", self.alpha, SPRT_P),
+            ("beta", self.beta, SPRT_P),
+        ] {
+            if !(lo..=hi).contains(&x) {
+                return Err(format!("{key} {x} is not a number from {lo} to {hi}"));
+            }
+        }
+        let ok_p = |p: f64| p > SPRT_P.0 && p < SPRT_P.1;
+        if self.elo1 <= self.elo0 || !ok_p(self.alpha) || !ok_p(self.beta) {
+            return Err("needs elo0 < elo1 and 0 < alpha, beta < 0.5".into());
+        }
+        Ok(())
+    }
+}
+
 /// Ends a game as a draw when both engines' scores stay within `score` cp
 /// for `count` consecutive moves each, from move `from_move` on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -334,14 +364,13 @@ fn parse_fields<'a, const N: usize>(
     Ok(out)
 }
 
-/// A real number in `lo..=hi` for field `key` of `flag`.
+/// A real number in `range` for field `key` of `flag`.
 fn real(
     flag: &str,
     key: &str,
     v: Option<&str>,
     default: f64,
-    lo: f64,
-    hi: f64,
+    (lo, hi): (f64, f64),
 ) -> Result<f64, String> {
     let Some(v) = v else {
         return Ok(default);
@@ -374,16 +403,27 @@ pub fn parse_sprt(pairs: &[(String, String)]) -> Result<SprtSpec, String> {
     let flag = "--sprt";
     let [e0, e1, a, b] = parse_fields(flag, pairs, ["elo0", "elo1", "alpha", "beta"])?;
     let s = SprtSpec {
-        elo0: real(flag, "elo0", e0, 0.0, -1000.0, 1000.0)?,
-        elo1: real(flag, "elo1", e1, 5.0, -1000.0, 1000.0)?,
-        alpha: real(flag, "alpha", a, 0.05, 0.0, 0.5)?,
-        beta: real(flag, "beta", b, 0.05, 0.0, 0.5)?,
+        elo0: real(flag, "elo0", e0, 0.0, SPRT_ELO)?,
+        elo1: real(flag, "elo1", e1, 5.0, SPRT_ELO)?,
+        alpha: real(flag, "alpha", a, 0.05, SPRT_P)?,
+        beta: real(flag, "beta", b, 0.05, SPRT_P)?,
     };
-    let ok_p = |p: f64| p > 0.0 && p < 0.5;
-    if s.elo1 <= s.elo0 || !ok_p(s.alpha) || !ok_p(s.beta) {
-        return Err("--sprt needs elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-    }
+    s.check().map_err(|e| format!("{flag} {e}"))?;
     Ok(s)
+}
+
+/// A path flag takes one file: given twice, one of the two would be
+/// dropped without a word (an output never written, an input never read).
+pub fn once(flag: &str, slot: &mut Option<PathBuf>, value: String) -> Result<(), String> {
+    if let Some(before) = slot {
+        return Err(format!(
+            "{flag} given twice ('{}' and '{}'): give it once",
+            shown(&before.to_string_lossy()),
+            shown(&value)
+        ));
+    }
+    *slot = Some(PathBuf::from(value));
+    Ok(())
 }
 
 pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
@@ -428,14 +468,14 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "--depth" => c.limits.depth = Some(num(flag, &value()?, 1..=1000)?),
             "--timemargin" => c.timemargin_ms = num(flag, &value()?, 0..=MAX_MS)?,
             "--timeout" => c.timeout_ms = num(flag, &value()?, 1..=MAX_MS)?,
-            "--openings" => c.openings = Some(PathBuf::from(value()?)),
+            "--openings" => once(flag, &mut c.openings, value()?)?,
             "--opening-plies" => c.opening_plies = num(flag, &value()?, 0..=10_000)?,
             "--random-plies" => c.random_plies = num(flag, &value()?, 0..=1000)?,
             "--seed" => c.seed = num(flag, &value()?, 0..=u64::MAX)?,
             "--opening-offset" => c.opening_offset = num(flag, &value()?, 0..=MAX_GAMES)?,
             "--max-plies" => c.max_plies = num(flag, &value()?, 1..=100_000)?,
-            "--pgn" => c.pgn = Some(PathBuf::from(value()?)),
-            "--json" => c.json = Some(PathBuf::from(value()?)),
+            "--pgn" => once(flag, &mut c.pgn, value()?)?,
+            "--json" => once(flag, &mut c.json, value()?)?,
             "--resume" => c.resume = true,
             "--quiet" => c.quiet = true,
             "--sprt" => c.sprt = Some(parse_sprt(&take_pairs(args, &mut i))?),

@@ -10,10 +10,12 @@ use super::out;
 use super::record::Record;
 use super::report::GameEntry;
 use super::stats::{self, Penta};
+use crate::util::outfile::{check_existing, write_whole, Existing, Files};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 pub const USAGE: &str = "usage: janggun match report IN.json... --out REPORT.html \
                          [--sprt elo0=E0 elo1=E1 alpha=A beta=B]";
@@ -514,8 +516,8 @@ pub fn page(m: &Merged, records: &BTreeMap<usize, Record>) -> Result<String, Str
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <link rel=\"icon\" href=\"data:,\">\n<title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
-        esc(&format!("janggun match: {title}")),
+         <link rel=\"icon\" href=\"data:,\">\n{MARKER}{}</title>\n<style>\n{}</style>\n</head>\n<body>\n",
+        esc(&title),
         CSS
     );
     let _ = writeln!(h, "<h1>{}</h1>", esc(&title));
@@ -596,22 +598,52 @@ table.cond td{white-space:normal;overflow-wrap:anywhere}
 ";
 
 /// `janggun match report`.
+/// The start of every page's title, near the top of the file: what tells
+/// a report of ours (which `--out` may replace) from any other page.
+const MARKER: &str = "<title>janggun match: ";
+
+/// How much of an existing `--out` file is searched for the marker.
+const HEAD: u64 = 4096;
+
+/// What `--out` may replace: a page this command wrote.
+fn our_page_at(path: &Path) -> Result<(), String> {
+    let (f, _) = crate::util::file::open_regular(path)?;
+    let mut head = Vec::new();
+    f.take(HEAD)
+        .read_to_end(&mut head)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let head = String::from_utf8_lossy(&head);
+    if head.trim_start().starts_with("<!DOCTYPE html>") && head.contains(MARKER) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: exists and is not a report of janggun match report",
+            path.display()
+        ))
+    }
+}
+
 pub fn main(args: &[String]) -> Result<(), String> {
     let a = merge::parse_args(args, &["--out"], USAGE)?;
-    let Some((_, out_path)) = a.paths.first() else {
+    let Some(out_path) = a.path("--out") else {
         return Err(format!("--out REPORT.html is needed\n{USAGE}"));
     };
     if a.files.is_empty() {
         return Err(USAGE.into());
     }
-    let files: Vec<PathBuf> = a.files;
+    // The page must replace no input, and nothing but a page of ours.
+    let mut check = Files::new();
+    for p in &a.files {
+        check.input("input", p);
+    }
+    check.output("--out", out_path);
+    check.check()?;
+    let ours = Existing::Check(&our_page_at);
+    check_existing(out_path, &ours)?;
+    let files: Vec<PathBuf> = a.files.clone();
     let (m, records) = merge::combine_for_report(&files, a.sprt)?;
     let html = page(&m, &records)?;
-    let mut tmp = out_path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, &html)
-        .and_then(|_| std::fs::rename(&tmp, out_path))
-        .map_err(|e| format!("{}: {e}", out_path.display()))?;
+    write_whole(out_path, &ours, html.as_bytes())?;
     if !a.quiet {
         out::line(&format!(
             "{}: {} games, {} plots",

@@ -7,14 +7,19 @@
 
 use super::cli::{self, SprtSpec};
 use super::conditions::{self, OPENING_OFFSET, SEED};
-use super::end::EndKind;
+use super::end::{self, Allowed, EndKind};
+use super::openings;
 use super::out;
 use super::output::{self, SprtReport};
 use super::record::{self, Record, Slot, Totals};
 use super::report::{self, GameEntry, Report, ShardEntry};
 use super::resume;
 use super::resume_pgn;
-use crate::board::{Color, Outcome};
+use crate::board::{
+    from_san, move_to_string, parse_move, Color, Move, Notation, Outcome, Position, RuleSet,
+};
+use crate::util::file::file_id;
+use crate::util::outfile::{check_existing, write_whole, Existing, Files};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -36,8 +41,8 @@ pub struct Merged {
     pub names: Vec<String>,
     pub sprt: Option<(SprtSpec, SprtReport)>,
     /// The inputs in the order their games were taken (seed order), with
-    /// their numbers of games.
-    pub files: Vec<(PathBuf, u64)>,
+    /// their reports.
+    pub files: Vec<(PathBuf, Report)>,
 }
 
 fn shown(p: &Path) -> String {
@@ -77,12 +82,37 @@ fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
             r.games_played, r.games_planned
         )));
     }
+    if r.games_played > r.games_planned {
+        return Err(at(format!(
+            "{} games played of {} planned",
+            r.games_played, r.games_planned
+        )));
+    }
     if r.games.len() as u64 != r.games_played {
         return Err(at(format!(
             "\"games_played\" is {} but {} games are listed",
             r.games_played,
             r.games.len()
         )));
+    }
+    if let Some(s) = &r.sprt {
+        // Where the test stands decides whether a short shard is whole:
+        // it is recounted, not believed (the pentanomial is checked
+        // against the games later).
+        if r.engines.len() != 2 {
+            return Err(at(format!(
+                "an SPRT between {} engines (it needs two)",
+                r.engines.len()
+            )));
+        }
+        let now = output::sprt_report(&s.spec(), &r.engines[0].pentanomial);
+        if now.state != s.state {
+            return Err(at(format!(
+                "the SPRT says '{}', but its pentanomial gives '{}'",
+                crate::util::text::clip(&s.state),
+                now.state
+            )));
+        }
     }
     let decided = r.sprt.as_ref().is_some_and(|s| s.state != "continue");
     if r.games_played < r.games_planned && !decided && whole {
@@ -173,29 +203,65 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
     Ok(())
 }
 
-/// The SPRT of the merge: the shards' own (a condition, so all the same)
-/// or the one given, which must then agree with it.
-fn sprt_of(first: &Report, given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
-    // A merged report keeps the SPRT it was merged under beside its
-    // shards' (none: they carry no SPRT of their own).
-    let merged = first.sprt.as_ref().map(|s| SprtSpec {
-        elo0: s.elo0,
-        elo1: s.elo1,
-        alpha: s.alpha,
-        beta: s.beta,
-    });
-    let recorded = match first.condition("sprt_test") {
-        None | Some("none") => merged,
+/// The SPRT an input records, held to `--sprt`'s rule: a shard's is its
+/// `sprt_test` (its `sprt` says where that test stands), a merged
+/// report's the `sprt` it was merged under.
+fn recorded_sprt(r: &Report) -> Result<Option<SprtSpec>, String> {
+    let own = r.sprt.as_ref().map(|s| s.spec());
+    if let Some(s) = &own {
+        s.check().map_err(|e| format!("its sprt: {e}"))?;
+    }
+    let test = match r.condition("sprt_test") {
+        None | Some("none") => None,
         Some(text) => {
             let pairs: Vec<(String, String)> = text
                 .split_whitespace()
-                .filter_map(|f| f.split_once('='))
-                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .map(|f| match f.split_once('=') {
+                    Some((k, v)) => (k.to_string(), v.to_string()),
+                    None => (f.to_string(), String::new()),
+                })
                 .collect();
-            Some(cli::parse_sprt(&pairs).map_err(|e| format!("the shards' sprt_test: {e}"))?)
+            Some(cli::parse_sprt(&pairs).map_err(|e| format!("its sprt_test: {e}"))?)
         }
     };
-    match (recorded, given) {
+    match (test, own) {
+        (Some(t), Some(o)) if t != o => Err(format!(
+            "its sprt ({}) is not its sprt_test ({})",
+            fmt_sprt(&o),
+            fmt_sprt(&t)
+        )),
+        (None, Some(o)) if r.shards.is_none() => Err(format!(
+            "an sprt ({}) but no sprt_test: a match's report records the test it ran",
+            fmt_sprt(&o)
+        )),
+        (t, o) => Ok(t.or(o)),
+    }
+}
+
+/// The SPRT of the merge: the inputs' own, which must agree, or the one
+/// given, which must then agree with theirs.
+fn sprt_of(inputs: &[Input], given: Option<SprtSpec>) -> Result<Option<SprtSpec>, String> {
+    let mut recorded: Option<(SprtSpec, &Path)> = None;
+    for i in inputs {
+        let Some(s) = recorded_sprt(&i.report).map_err(|e| format!("{}: {e}", shown(&i.path)))?
+        else {
+            continue;
+        };
+        match recorded {
+            Some((r, p)) if r != s => {
+                return Err(format!(
+                    "{}: SPRT {}, but {} in {}",
+                    shown(&i.path),
+                    fmt_sprt(&s),
+                    fmt_sprt(&r),
+                    shown(p)
+                ))
+            }
+            Some(_) => {}
+            None => recorded = Some((s, &i.path)),
+        }
+    }
+    match (recorded.map(|(r, _)| r), given) {
         (Some(r), Some(g)) if r != g => Err(format!(
             "--sprt {} differs from the shards' own SPRT ({})",
             fmt_sprt(&g),
@@ -217,36 +283,136 @@ fn outcome(result: &str) -> Result<Outcome, String> {
         "1-0" => Ok(Outcome::Win(Color::Cho)),
         "0-1" => Ok(Outcome::Win(Color::Han)),
         "1/2-1/2" => Ok(Outcome::Draw),
-        other => Err(format!("result '{other}'")),
+        other => Err(format!("result '{}'", clip(other))),
     }
 }
 
-/// A game of the report as a record the totals can count (without its
-/// moves, which they do not need), at `index` of the merged match.
-fn record_of(g: &GameEntry, index: usize, names: &[String]) -> Result<Record, String> {
+/// How the games of a report were played, from its conditions: the rule
+/// set they are replayed under and what the match allowed of their ends.
+struct Play {
+    rules: RuleSet,
+    allowed: Allowed,
+}
+
+fn play_of(r: &Report) -> Result<Play, String> {
+    let rules = r
+        .condition("rules")
+        .ok_or("no \"rules\"")?
+        .parse()
+        .map_err(|e| format!("\"rules\": {e}"))?;
+    let max_plies = match r.condition("max_plies") {
+        None => None,
+        Some(v) => Some(v.parse::<usize>().map_err(|_| {
+            format!(
+                "\"max_plies\" '{}' is not a number of plies",
+                crate::util::text::clip(v)
+            )
+        })?),
+    };
+    let given = |k: &str| r.condition(k).map(|v| v != "none");
+    Ok(Play {
+        rules,
+        allowed: Allowed {
+            max_plies,
+            draw_adjudication: given("adjudicate_draw"),
+            resign_adjudication: given("adjudicate_resign"),
+        },
+    })
+}
+
+/// A game of the report as a record the totals can count, at `index` of
+/// the merged match, once replayed through the rules core: every move
+/// legal, and the end and result ones the runner can have recorded.
+fn record_of(g: &GameEntry, index: usize, names: &[String], play: &Play) -> Result<Record, String> {
     let engine = |n: &str| {
         names
             .iter()
             .position(|x| x == n)
-            .ok_or_else(|| format!("engine '{n}' is not among the report's engines"))
+            .ok_or_else(|| format!("engine '{}' is not among the report's engines", clip(n)))
     };
-    let kind = EndKind::from_name(&g.end).ok_or_else(|| format!("unknown end '{}'", g.end))?;
+    let (cho, han) = (engine(&g.cho)?, engine(&g.han)?);
+    if cho == han {
+        return Err(format!("engine '{}' plays both sides", clip(&g.cho)));
+    }
+    let kind =
+        EndKind::from_name(&g.end).ok_or_else(|| format!("unknown end '{}'", clip(&g.end)))?;
+    if g.termination != kind.termination() {
+        return Err(format!(
+            "termination '{}' is not that of a {} ('{}')",
+            clip(&g.termination),
+            kind.name(),
+            kind.termination()
+        ));
+    }
+    let outcome = outcome(&g.result)?;
+    let root = openings::read_fen(&g.fen, play.rules)?;
+    let mut pos = root.clone();
+    let mut moves = Vec::new();
+    for (k, t) in g.moves.split_whitespace().enumerate() {
+        let m = parse_move(&pos, t, Notation::Uci).map_err(|e| format!("ply {}: {e}", k + 1))?;
+        pos.make(m);
+        moves.push(m);
+    }
+    if g.plies != moves.len() as u64 {
+        return Err(format!(
+            "\"plies\" is {}, but it has {} moves",
+            g.plies,
+            moves.len()
+        ));
+    }
+    let book_plies = match g.book_plies {
+        Some(b) => usize::try_from(b)
+            .ok()
+            .filter(|&b| b <= moves.len())
+            .ok_or_else(|| format!("\"book_plies\" {b} is more than its {} moves", moves.len()))?,
+        None => 0,
+    };
+    let engine_plies = moves.len() - book_plies;
+    if g.time_ms.len() != g.depth.len()
+        || !(g.time_ms.is_empty() || g.time_ms.len() == engine_plies)
+    {
+        return Err(format!(
+            "{} times and {} depths for {engine_plies} moves of engines",
+            g.time_ms.len(),
+            g.depth.len()
+        ));
+    }
+    end::check_game(&root, &moves, book_plies, kind, outcome, &play.allowed)?;
     Ok(Record {
         slot: Slot {
             index,
             pairing: g.pairing as usize,
             pair: index / 2,
-            cho: engine(&g.cho)?,
-            han: engine(&g.han)?,
+            cho,
+            han,
         },
         fen: g.fen.clone(),
-        moves: Vec::new(),
-        book_plies: g.book_plies.unwrap_or(0) as usize,
+        moves,
+        book_plies,
         stats: Vec::new(),
-        outcome: outcome(&g.result)?,
+        outcome,
         kind,
         detail: g.detail.clone(),
     })
+}
+
+fn clip(s: &str) -> String {
+    crate::util::text::clip(s)
+}
+
+/// Games `2k` and `2k + 1` are a pair: one opening played by the same two
+/// engines with colours reversed (the pentanomial counts them as one).
+fn check_pair(a: &Record, b: &Record) -> Result<(), String> {
+    if (a.slot.cho, a.slot.han) != (b.slot.han, b.slot.cho) {
+        return Err("a pair, but not the same engines with colours reversed".into());
+    }
+    if a.fen != b.fen
+        || a.book_plies != b.book_plies
+        || a.moves[..a.book_plies] != b.moves[..b.book_plies]
+    {
+        return Err("a pair, but not from the same opening".into());
+    }
+    Ok(())
 }
 
 /// Each shard's totals, recounted from its games, must be the ones it
@@ -316,16 +482,19 @@ fn combine_with(
     if paths.is_empty() {
         return Err(format!("no input reports\n{USAGE}"));
     }
-    let mut seen: HashMap<PathBuf, &Path> = HashMap::new();
+    // By identity: `./a.json`, a link or a second hard link to `a.json`
+    // is `a.json` again.
+    let mut seen: Vec<(Result<_, PathBuf>, &Path)> = Vec::new();
     for p in paths {
-        let id = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
-        if let Some(before) = seen.insert(id, p) {
+        let id = file_id(p).map_err(|_| p.clone());
+        if let Some((_, before)) = seen.iter().find(|(i, _)| *i == id) {
             return Err(format!(
                 "{}: listed twice (as {} before)",
                 shown(p),
                 shown(before)
             ));
         }
+        seen.push((id, p));
     }
     let mut inputs = paths
         .iter()
@@ -351,7 +520,7 @@ fn combine_with(
     for other in &inputs[1..] {
         check_same_match(first, other)?;
     }
-    let spec = sprt_of(&first.report, given)?;
+    let spec = sprt_of(&inputs, given)?;
     let names: Vec<String> = first
         .report
         .engines
@@ -389,6 +558,7 @@ fn combine_with(
     let mut base = 0usize;
     for i in &inputs {
         let at = |e: String| format!("{}: {e}", shown(&i.path));
+        let play = play_of(&i.report).map_err(at)?;
         let mut own: BTreeMap<usize, Record> = BTreeMap::new();
         let mut list: Vec<&GameEntry> = i.report.games.iter().collect();
         list.sort_by_key(|g| g.game);
@@ -397,13 +567,21 @@ fn combine_with(
                 .ok()
                 .and_then(|k| k.checked_sub(1))
                 .filter(|&k| k < cli::MAX_GAMES)
+                // A merge numbers its games with gaps where a shard
+                // stopped short; a match's own are those it planned.
+                .filter(|&k| i.report.shards.is_some() || (k as u64) < i.report.games_planned)
                 .ok_or_else(|| at(format!("game number {} is out of range", g.game)))?;
             if own.contains_key(&index) {
                 return Err(at(format!("game {} is listed twice", g.game)));
             }
-            let rec =
-                record_of(g, index, &names).map_err(|e| at(format!("game {}: {e}", g.game)))?;
+            let rec = record_of(g, index, &names, &play)
+                .map_err(|e| at(format!("game {}: {e}", g.game)))?;
             own.insert(index, rec);
+        }
+        for (k, a) in own.range(..).filter(|(k, _)| *k % 2 == 0) {
+            if let Some(b) = own.get(&(k + 1)) {
+                check_pair(a, b).map_err(|e| at(format!("games {} and {}: {e}", k + 1, k + 2)))?;
+            }
         }
         check_totals(i, &record::totals(n, &own))?;
         // Pairs are (2k, 2k + 1) of each shard; an even base keeps them so.
@@ -469,19 +647,17 @@ fn combine_with(
         totals,
         names,
         sprt,
-        files: inputs
-            .into_iter()
-            .map(|i| (i.path, i.report.games_played))
-            .collect(),
+        files: inputs.into_iter().map(|i| (i.path, i.report)).collect(),
     };
     Ok((m, all))
 }
 
-/// The PGN beside each input (`a.json` and `a.pgn`), whole and with as
-/// many games as its JSON, concatenated in the merge's order.
-fn concat_pgn(files: &[(PathBuf, u64)], out_path: &Path) -> Result<(), String> {
+/// The PGN beside each input (`a.json` and `a.pgn`), whole and with the
+/// games of its JSON, concatenated in the merge's order.
+fn concat_pgn(files: &[(PathBuf, Report)]) -> Result<Vec<u8>, String> {
     let mut text = Vec::new();
-    for (json, games) in files {
+    for (json, report) in files {
+        let games = &report.games_played;
         let pgn = json.with_extension("pgn");
         let bytes = crate::util::file::read_capped(&pgn, resume_pgn::MAX_PGN_BYTES)
             .map_err(|e| format!("{e} (--pgn joins the PGN beside each shard's JSON)"))?;
@@ -494,17 +670,56 @@ fn concat_pgn(files: &[(PathBuf, u64)], out_path: &Path) -> Result<(), String> {
                 shown(json)
             ));
         }
+        same_games(&scan.games, report).map_err(|e| format!("{}: {e}", shown(&pgn)))?;
         let whole = &bytes[..scan.whole_len];
         text.extend_from_slice(whole);
         if !whole.is_empty() {
             text.extend_from_slice(b"\n\n");
         }
     }
-    let mut tmp = out_path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    std::fs::write(&tmp, &text)
-        .and_then(|_| std::fs::rename(&tmp, out_path))
-        .map_err(|e| format!("{}: {e}", shown(out_path)))
+    Ok(text)
+}
+
+/// The PGN's games must be its JSON's, replayed (any order: a PGN lists
+/// its games as they finished, a merged one shard after shard).
+fn same_games(pgn: &[resume_pgn::WrittenGame], report: &Report) -> Result<(), String> {
+    let rules: RuleSet = report.condition("rules").ok_or("no \"rules\"")?.parse()?;
+    let key = |fen: &str, moves: &str, result: &str, end: &str| {
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        format!("{fen}|{}|{result}|{end}", moves.join(" "))
+    };
+    let mut left: HashMap<String, usize> = HashMap::new();
+    for g in &report.games {
+        *left
+            .entry(key(&g.fen, &g.moves, &g.result, &g.end))
+            .or_insert(0) += 1;
+    }
+    for g in pgn {
+        let at = |e: String| format!("game at line {}: {e}", g.line);
+        let tag = |k: &str| g.tag(k).ok_or_else(|| at(format!("no [{k}] tag")));
+        let fen = tag("FEN")?;
+        let mut pos: Position = openings::read_fen(fen, rules).map_err(at)?;
+        let mut moves: Vec<Move> = Vec::with_capacity(g.moves.len());
+        for (k, t) in g.moves.iter().enumerate() {
+            let m = from_san(&mut pos, t).map_err(|e| at(format!("ply {}: {e}", k + 1)))?;
+            pos.make(m);
+            moves.push(m);
+        }
+        let uci: Vec<String> = moves
+            .iter()
+            .map(|&m| move_to_string(m, Notation::Uci))
+            .collect();
+        let k = key(fen, &uci.join(" "), &g.result, tag("EndReason")?);
+        match left.get_mut(&k) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => {
+                return Err(at(
+                    "not one of its JSON report's games (moves, result or end differ)".into(),
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The table and SPRT line of a merge, as a single run prints them.
@@ -527,6 +742,16 @@ pub struct Args {
     pub quiet: bool,
 }
 
+impl Args {
+    /// The file given with `flag`, if it was.
+    pub fn path(&self, flag: &str) -> Option<&Path> {
+        self.paths
+            .iter()
+            .find(|(f, _)| f == flag)
+            .map(|(_, p)| p.as_path())
+    }
+}
+
 pub fn parse_args(args: &[String], path_flags: &[&str], usage: &str) -> Result<Args, String> {
     let mut a = Args {
         files: Vec::new(),
@@ -539,11 +764,19 @@ pub fn parse_args(args: &[String], path_flags: &[&str], usage: &str) -> Result<A
         let flag = args[i].as_str();
         i += 1;
         match flag {
-            "--sprt" => a.sprt = Some(cli::parse_sprt(&cli::take_pairs(args, &mut i))?),
+            "--sprt" => {
+                // Two tests, one of them silently dropped, is no test.
+                if a.sprt.is_some() {
+                    return Err(format!("--sprt given twice: give it once\n{usage}"));
+                }
+                a.sprt = Some(cli::parse_sprt(&cli::take_pairs(args, &mut i))?);
+            }
             "--quiet" => a.quiet = true,
             f if path_flags.contains(&f) => {
                 let v = args.get(i).ok_or_else(|| format!("{f} needs a file"))?;
                 i += 1;
+                let mut slot = a.path(f).map(Path::to_path_buf);
+                cli::once(f, &mut slot, v.clone())?;
                 a.paths.push((f.to_string(), PathBuf::from(v)));
             }
             f if f.starts_with("--") => {
@@ -556,33 +789,46 @@ pub fn parse_args(args: &[String], path_flags: &[&str], usage: &str) -> Result<A
     Ok(a)
 }
 
+/// What `--pgn` may replace: a PGN file.
+pub const PGN_FILE: Existing<'static> = Existing::Prefix(&[b"[Event "], "a PGN file");
+
 /// `janggun match merge`.
 pub fn main(args: &[String]) -> Result<(), String> {
     let a = parse_args(args, &["--pgn"], USAGE)?;
     let Some((out_path, inputs)) = a.files.split_first() else {
         return Err(USAGE.into());
     };
-    if inputs.contains(out_path) {
-        return Err(format!(
-            "{}: the output is also an input\n{USAGE}",
-            shown(out_path)
-        ));
-    }
-    // A shard where the output should be is a mistake in the command
-    // line (the output left out), not something to overwrite.
-    if let Ok(Some(r)) = report::read(out_path) {
-        if r.shards.is_none() {
-            return Err(format!(
-                "{}: a match's own report, not a merge: give the output first\n{USAGE}",
-                shown(out_path)
-            ));
+    let pgn_out = a.path("--pgn");
+    // Every file the merge reads or writes, checked before anything is
+    // read in full or written.
+    let mut files = Files::new();
+    for p in inputs {
+        files.input("input", p);
+        if pgn_out.is_some() {
+            files.input(
+                format!("the PGN beside {}", shown(p)),
+                p.with_extension("pgn"),
+            );
         }
     }
-    let m = combine(inputs, a.sprt)?;
-    if let Some((_, pgn)) = a.paths.first() {
-        concat_pgn(&m.files, pgn)?;
+    files.output("output", out_path);
+    if let Some(p) = pgn_out {
+        files.output("--pgn", p);
     }
-    report::write(out_path, &m.report)?;
+    files.check()?;
+    // A shard where the output should be is a command line with the
+    // output left out; anything else there is not ours to replace.
+    let merged = Existing::Check(&report::merged_report_at);
+    check_existing(out_path, &merged)?;
+    if let Some(p) = pgn_out {
+        check_existing(p, &PGN_FILE)?;
+    }
+    let m = combine(inputs, a.sprt)?;
+    if let Some(p) = pgn_out {
+        let text = concat_pgn(&m.files)?;
+        write_whole(p, &PGN_FILE, &text)?;
+    }
+    report::write(out_path, &m.report, &merged)?;
     if !a.quiet {
         let seeds: Vec<&str> = m
             .report

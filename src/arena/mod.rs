@@ -21,6 +21,8 @@ pub mod resume_pgn;
 pub mod spsa;
 pub mod stats;
 
+use crate::util::file::regular_or_missing;
+use crate::util::outfile::{check_existing, Existing, Files};
 pub use cli::{EngineSpec, MatchConfig};
 use conditions::Condition;
 pub use end::EndKind;
@@ -210,7 +212,53 @@ fn write_json(
     let t = record::totals(cfg.engines.len(), records);
     let list: Vec<&Record> = records.values().collect();
     let r = output::report(cfg, cond, &t, &list, planned, interrupted);
-    report::write(path, &r)
+    // What stood there was checked whole before the match began; since
+    // then only this run has written it.
+    report::write(path, &r, &Existing::Prefix(&[b"{"], "a JSON report"))
+}
+
+/// What a match's `--pgn` may replace: a PGN file (one game or more).
+const PGN: Existing = Existing::Prefix(&[b"[Event "], "a PGN file");
+
+/// The match's files, checked before an engine starts or a game is played:
+/// no output is an input (the openings, an engine's program or a file it
+/// is given) or the other output, whatever the paths' spelling, and what
+/// stands where an output goes is of the output's kind. Resuming, the
+/// files are the match's own: `resume` reads the PGN and refuses it if it
+/// is not whole games of this match.
+fn check_files(cfg: &MatchConfig) -> Result<(), String> {
+    let mut files = Files::new();
+    if let Some(p) = &cfg.openings {
+        files.input("--openings", p);
+    }
+    for e in &cfg.engines {
+        let what = |part: &str| format!("engine {}'s {part}", e.name);
+        files.input(what("cmd"), &e.cmd);
+        for a in &e.args {
+            files.input(what("arg"), a);
+        }
+        for (k, v) in &e.options {
+            files.input(what(&format!("option {k}")), v);
+        }
+    }
+    if let Some(p) = &cfg.pgn {
+        files.output("--pgn", p);
+    }
+    if let Some(p) = &cfg.json {
+        files.output("--json", p);
+    }
+    files.check()?;
+    if let Some(p) = &cfg.pgn {
+        if cfg.resume {
+            regular_or_missing(p)?;
+        } else {
+            check_existing(p, &PGN)?;
+        }
+    }
+    if let Some(p) = &cfg.json {
+        check_existing(p, &Existing::Check(&report::match_report_at))?;
+    }
+    Ok(())
 }
 
 /// CPU seconds of the runner itself (its threads included) and of the
@@ -272,6 +320,7 @@ fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
 pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
     install_handler();
     INTERRUPTED.store(false, Ordering::SeqCst);
+    check_files(cfg)?;
     let (book, cond, sched, resumed) = setting_up(|| {
         let book = match &cfg.openings {
             Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,

@@ -4,6 +4,8 @@
 //! two levels are written one item a line and everything deeper on one
 //! line, so that a game is one line however long.
 
+use super::cli::SprtSpec;
+use crate::util::outfile::{self, Existing};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -147,6 +149,18 @@ pub struct SprtEntry {
     pub lower_bound: f64,
     pub upper_bound: f64,
     pub state: String,
+}
+
+impl SprtEntry {
+    /// The test the report ran, without where it stands.
+    pub fn spec(&self) -> SprtSpec {
+        SprtSpec {
+            elo0: self.elo0,
+            elo1: self.elo1,
+            alpha: self.alpha,
+            beta: self.beta,
+        }
+    }
 }
 
 /// A shard that a merged report was made from.
@@ -317,14 +331,44 @@ pub fn to_text(r: &Report) -> Result<String, String> {
 }
 
 /// Writes the report aside and renames it, so that an interruption never
-/// leaves half a file under the name.
-pub fn write(path: &Path, r: &Report) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, to_text(r)?)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+/// leaves half a file under the name, once `existing` accepts what stands
+/// there.
+pub fn write(path: &Path, r: &Report, existing: &Existing) -> Result<(), String> {
+    outfile::write_whole(path, existing, to_text(r)?.as_bytes())
+}
+
+/// What a match's `--json` may replace: a match's own report (its own,
+/// when it resumes or runs again), never a merge of many, nor any other file.
+pub fn match_report_at(path: &Path) -> Result<(), String> {
+    match read(path).map_err(|e| not_a(path, "match report", &e))? {
+        Some(r) if r.shards.is_some() => Err(format!(
+            "{}: a merged report, not one match's own",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `path` is not a `what`, for the reason `read` gave.
+fn not_a(path: &Path, what: &str, why: &str) -> String {
+    let shown = path.display().to_string();
+    let why = why
+        .strip_prefix(&shown)
+        .and_then(|w| w.strip_prefix(": "))
+        .unwrap_or(why);
+    format!("{shown}: exists and is not a {what} ({why})")
+}
+
+/// What `match merge` may replace: a merged report (one it wrote before).
+/// A shard there is a command line with its output left out.
+pub fn merged_report_at(path: &Path) -> Result<(), String> {
+    match read(path).map_err(|e| not_a(path, "merged report", &e))? {
+        Some(r) if r.shards.is_none() => Err(format!(
+            "{}: a match's own report, not a merge: give the output first",
+            path.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Reads a report from text. Errors name the field (`games[3].plies`) and
@@ -358,6 +402,9 @@ pub fn parse(text: &str) -> Result<Report, String> {
             "report version {} (this janggun reads up to {VERSION}): written by a newer janggun",
             r.version
         ));
+    }
+    if let Some(s) = &r.sprt {
+        s.spec().check().map_err(|e| format!("\"sprt\": {e}"))?;
     }
     Ok(r)
 }
@@ -487,5 +534,32 @@ mod tests {
         assert_eq!(parse(&old).unwrap().version, 1);
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn an_sprt_is_read_only_within_the_bounds_sprt_takes() {
+        let mut r = sample();
+        let entry = |alpha: f64, elo1: f64| SprtEntry {
+            elo0: 0.0,
+            elo1,
+            alpha,
+            beta: 0.05,
+            model: "normalized".into(),
+            llr: 0.0,
+            lower_bound: -2.94,
+            upper_bound: 2.94,
+            state: "continue".into(),
+        };
+        r.sprt = Some(entry(0.05, 5.0));
+        assert!(parse(&to_text(&r).unwrap()).is_ok());
+        for (alpha, elo1, why) in [
+            (1.5, 5.0, "alpha"),
+            (0.5, 5.0, "alpha"),
+            (0.05, -5.0, "elo0 < elo1"),
+        ] {
+            r.sprt = Some(entry(alpha, elo1));
+            let err = parse(&to_text(&r).unwrap()).unwrap_err();
+            assert!(err.contains("\"sprt\"") && err.contains(why), "{err}");
+        }
     }
 }

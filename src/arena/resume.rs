@@ -9,12 +9,11 @@
 
 use super::cli::MatchConfig;
 use super::conditions::{self, Condition};
-use super::end::EndKind;
+use super::end::{self, Allowed, EndKind};
 use super::openings::{self, Opening};
 use super::record::{MoveStat, Record, Schedule};
 use super::report::{self, EngineEntry, GameEntry};
 use super::resume_pgn::{self, WrittenGame};
-use crate::board::rules::game_end;
 use crate::board::{from_san, parse_move, Color, Move, Notation, Outcome, Position};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -49,31 +48,6 @@ fn outcome_of(result: &str) -> Result<Outcome, String> {
         "0-1" => Ok(Outcome::Win(Color::Han)),
         "1/2-1/2" => Ok(Outcome::Draw),
         other => Err(format!("unfinished game (result '{other}')")),
-    }
-}
-
-/// The end a file names must be one the game can have had.
-fn check_end(kind: EndKind, outcome: Outcome, pos: &Position) -> Result<(), String> {
-    let result = outcome.result_string();
-    match kind {
-        EndKind::Rules(reason) => match game_end(pos) {
-            Some(e) if e.reason == reason && e.outcome == outcome => Ok(()),
-            Some(e) => Err(format!(
-                "the rules end it {e}, not {result} {}",
-                reason.name()
-            )),
-            None => Err(format!(
-                "recorded as {result} {}, but the rules do not end it",
-                reason.name()
-            )),
-        },
-        EndKind::AdjudicatedDraw if outcome != Outcome::Draw => {
-            Err(format!("an adjudicated draw recorded as {result}"))
-        }
-        k if (k.is_fault() || k == EndKind::AdjudicatedResign) && outcome == Outcome::Draw => {
-            Err(format!("a {} recorded as a draw", k.name()))
-        }
-        _ => Ok(()),
     }
 }
 
@@ -114,11 +88,20 @@ impl Resume<'_> {
                  (other --openings, --seed or --random-plies?)"
             ));
         }
-        let mut pos = c.root;
-        for &m in &c.moves {
-            pos.make(m);
-        }
-        check_end(kind, outcome, &pos).map_err(|e| format!("game {n}: {e}"))?;
+        let allowed = Allowed {
+            max_plies: Some(cfg.max_plies),
+            draw_adjudication: Some(cfg.adjudicate_draw.is_some()),
+            resign_adjudication: Some(cfg.adjudicate_resign.is_some()),
+        };
+        end::check_game(
+            &c.root,
+            &c.moves,
+            opening.moves.len(),
+            kind,
+            outcome,
+            &allowed,
+        )
+        .map_err(|e| format!("game {n}: {e}"))?;
         // Times and depths belong to the moves after the opening; a list of
         // another length is not this game's.
         let engine_plies = c.moves.len() - opening.moves.len();
