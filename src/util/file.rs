@@ -21,7 +21,8 @@ fn check_regular(path: &Path) -> Result<std::fs::Metadata, String> {
     Ok(meta)
 }
 
-fn kind(t: &std::fs::FileType) -> &'static str {
+/// What a file that is not a regular file is, for messages.
+pub fn kind(t: &std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;

@@ -143,8 +143,9 @@ pub fn check_existing(path: &Path, existing: &Existing) -> Result<(), String> {
     };
     if !meta.is_file() {
         return Err(format!(
-            "{}: exists and is not a regular file; not replaced",
-            path.display()
+            "{}: exists and is not a regular file ({}); not replaced",
+            path.display(),
+            crate::util::file::kind(&meta.file_type())
         ));
     }
     if meta.len() == 0 {
