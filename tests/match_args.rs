@@ -115,3 +115,25 @@ fn a_long_digit_run_in_an_openings_fen_is_refused_with_its_line() {
     assert!(err.contains("4294967305"), "{err}");
     let _ = std::fs::remove_file(&pgn);
 }
+
+#[test]
+fn check_answers_for_the_arguments_and_plays_nothing() {
+    let dir = std::env::temp_dir().join(format!("janggun-check-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("m.json");
+    let json = json.to_str().unwrap();
+    let (ok, stdout, stderr) = janggun_match(&[
+        "--nodes", "100", "--sprt", "elo0=0", "elo1=10", "--json", json, "--check",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("nothing played"), "{stdout}");
+    assert!(!stdout.contains("game "), "{stdout}");
+    assert!(!std::path::Path::new(json).exists(), "--check wrote {json}");
+    // Bounds that can never decide are refused under --check as without it.
+    assert_refused(
+        &["--nodes", "100", "--sprt", "elo0=10", "elo1=0", "--check"],
+        "--sprt",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

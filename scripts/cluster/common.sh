@@ -35,10 +35,6 @@ SSH=${PARALLEL_SSH:-ssh}
 MAX_SEEDS=100000
 # Largest seed: nine digits, so that no arithmetic on a seed overflows.
 MAX_SEED=999999999
-# An argument the janggun binary cannot know: the match parser names it
-# as unknown only once every argument before it has parsed, so its name
-# in the answer says that those arguments are good.
-CHECK_SENTINEL=--janggun-cluster-check
 
 die() {
     echo "$(basename "$0"): $*" >&2
@@ -271,16 +267,12 @@ check_hosts() {
 }
 
 # ask_binary FLAG BIN ARGS...: BIN parses ARGS (a `janggun match` command
-# line) and finds them good, without playing: the sentinel after them is
-# refused, and named, only when everything before it parsed. Fails with
-# the binary's own first line otherwise.
+# line) with `--check`, which plays nothing, and finds them good. Fails
+# with the binary's own first line otherwise.
 ask_binary() {
     local flag=$1 bin=$2 msg
     shift 2
-    if msg=$(timeout 30 "$bin" "$@" "$CHECK_SENTINEL" 2>&1 </dev/null); then
-        die "$flag: $bin took '$CHECK_SENTINEL' as an argument: it cannot check"
-    fi
-    [[ $msg == *"$CHECK_SENTINEL"* ]] && return 0
+    msg=$(timeout 30 "$bin" "$@" --check 2>&1 </dev/null) && return 0
     msg=${msg#error: }
     msg=${msg%%$'\n'*}
     msg=${msg%%'\n'*}
@@ -304,13 +296,14 @@ check_sprt() {
         [[ $f =~ ^(elo0|elo1|alpha|beta)=[0-9eE.+-]{1,32}$ ]] ||
             die "--sprt: '$(printf '%.40s' "$f")' is not elo0=, elo1=, alpha= or beta= with a number"
     done
-    # A control first: bounds that can never decide must be refused, or
-    # the binary does not check them while parsing and the answer below
-    # would say nothing.
-    if (ask_binary --sprt "$bin" match --sprt elo0=1 elo1=0) 2>/dev/null; then
-        die "--sprt: $bin does not refuse elo0=1 elo1=0 while parsing: it cannot check the SPRT here"
+    # Two engines make a whole match line for `--check`; none is started.
+    local pair=(--engine name=a "cmd=$bin" --engine name=b "cmd=$bin" --nodes 1)
+    # A control first: bounds that can never decide must be refused, or the
+    # binary does not check them and the answer below would say nothing.
+    if (ask_binary --sprt "$bin" match "${pair[@]}" --sprt elo0=1 elo1=0) 2>/dev/null; then
+        die "--sprt: $bin does not refuse elo0=1 elo1=0: it cannot check the SPRT here"
     fi
-    ask_binary --sprt "$bin" match --sprt "${SPRT_FIELDS[@]}"
+    ask_binary --sprt "$bin" match "${pair[@]}" --sprt "${SPRT_FIELDS[@]}"
     # shellcheck disable=SC2034 # for the scripts that source this file
     SPRT="${SPRT_FIELDS[*]}"
 }

@@ -171,6 +171,9 @@ pub struct MatchConfig {
     pub json: Option<PathBuf>,
     pub resume: bool,
     pub quiet: bool,
+    /// `--check`: parse and check the arguments, then stop: nothing is
+    /// started, read or written (scripts ask the binary this way).
+    pub check: bool,
     /// Plies after which a game is stopped (as a safety net; the rules end
     /// games long before with their move limit).
     pub max_plies: usize,
@@ -211,6 +214,7 @@ impl Default for MatchConfig {
             json: None,
             resume: false,
             quiet: false,
+            check: false,
             max_plies: 1000,
         }
     }
@@ -229,10 +233,11 @@ pub const USAGE: &str =
        [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
        [--adjudicate-draw movenumber=M movecount=C score=CP]
        [--adjudicate-resign movecount=C score=CP]
-       [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N]
+       [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N] [--check]
        janggun match merge OUT.json IN.json... [--sprt ...] [--pgn OUT.pgn]
        janggun match report IN.json... --out REPORT.html [--sprt ...]
-An engine's own tc=, movetime=, nodes= or depth= replace the match's limits for it.";
+An engine's own tc=, movetime=, nodes= or depth= replace the match's limits for it.
+--check: check the arguments and stop (exit 0 when they are good); plays nothing.";
 
 /// Most games one match may schedule (all pairings together): more would
 /// take years, so a larger number is a typo, not a plan.
@@ -478,6 +483,7 @@ pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
             "--json" => once(flag, &mut c.json, value()?)?,
             "--resume" => c.resume = true,
             "--quiet" => c.quiet = true,
+            "--check" => c.check = true,
             "--sprt" => c.sprt = Some(parse_sprt(&take_pairs(args, &mut i))?),
             "--adjudicate-draw" => {
                 let pairs = take_pairs(args, &mut i);

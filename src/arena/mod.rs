@@ -94,6 +94,10 @@ pub fn main(args: &[String]) -> Result<(), String> {
         _ => {}
     }
     let cfg = cli::parse(args)?;
+    if cfg.check {
+        out::line("match arguments are good (--check: nothing played)");
+        return Ok(());
+    }
     run(&cfg).map(|_| ())
 }
 
