@@ -538,7 +538,10 @@ fn check_point(
     } else {
         0
     };
-    let end = (point.records + may_follow) * size;
+    let end = point
+        .records
+        .saturating_add(may_follow)
+        .saturating_mul(size);
     if body > end && point.data.is_none() {
         return Err(format!(
             "{}: {} records follow its resume point ({}, after record {}), which an \
@@ -554,12 +557,17 @@ fn check_point(
     }
     if body > end {
         let past = held - point.records;
+        let says = if may_follow == 0 {
+            "which says the file ends there".to_string()
+        } else {
+            format!("which allows {may_follow} of the game it was writing")
+        };
         return Err(format!(
-            "{}: {past} records follow its resume point ({}, after record {}), more than \
-             the {may_follow} of the game it was writing: they were added since (a merge, \
-             or a run without --resume) and resuming would cut them off. Nothing was \
-             changed; to keep the file as it is, delete the point (the file can then only \
-             be appended to without --resume), or write another file",
+            "{}: {past} records follow its resume point ({}, after record {}), {says}: \
+             they were added since (a merge, a copy taken while datagen ran) and resuming \
+             would cut them off. Nothing was changed; to keep the file as it is, delete the \
+             point (the file can then only be appended to without --resume), or write \
+             another file",
             out.display(),
             point_path.display(),
             point.records
