@@ -1,6 +1,7 @@
 //! `janggun datagen` end to end: deterministic files, valid records with
-//! flags that match their positions, merge's header check, and reading a
-//! file cut short.
+//! flags that match their positions, merge's header check, reading a file
+//! cut short, and every reader checking the header's count against the
+//! file.
 
 use janggun::board::Color;
 use janggun::search::score::WIN_BOUND;
@@ -79,10 +80,14 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     let recs = record::read_file(&a).unwrap();
     assert_eq!(recs.len(), 40);
 
-    // A file cut in the middle of a record: only whole records are read.
+    // A file stopped in the middle of a record, its header counting no
+    // more than it holds (a datagen killed as it wrote): only whole
+    // records are read.
     let cut = temp("cut.bin");
     let bytes = std::fs::read(&a).unwrap();
-    std::fs::write(&cut, &bytes[..HEADER_SIZE + 10 * RECORD_SIZE + 17]).unwrap();
+    let mut part = bytes[..HEADER_SIZE + 10 * RECORD_SIZE + 17].to_vec();
+    part[16..24].copy_from_slice(&8u64.to_le_bytes());
+    std::fs::write(&cut, &part).unwrap();
     assert_eq!(record::read_file(&cut).unwrap(), recs[..10].to_vec());
 
     // Merge: two good inputs concatenate (the cut one's partial record dropped).
@@ -116,4 +121,126 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     let mut o = options(bad.clone(), 1);
     o.games = Some(1);
     assert!(run(&o).is_err());
+}
+
+fn janggun(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_janggun"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A data file whose header counts more records than it holds is damaged
+/// (a writer counts only records it has written, so a copy cut short or a
+/// file truncated by hand): every reader refuses it, by name, and nothing
+/// is written. One that counts fewer is a file being written (datagen
+/// rewrites the count now and then) and is read whole, with a note.
+#[test]
+fn every_reader_checks_the_header_count_against_the_file() {
+    let good = temp("count-good.bin");
+    let mut o = options(good.clone(), 5);
+    o.games = None;
+    o.positions = Some(30);
+    run(&o).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    assert_eq!(record::check_header(&bytes, "g").unwrap(), 30);
+    let dir = good.parent().unwrap().to_path_buf();
+
+    // Counts 100, holds 30.
+    let damaged = temp("count-damaged.bin");
+    let mut d = bytes.clone();
+    d[16..24].copy_from_slice(&100u64.to_le_bytes());
+    std::fs::write(&damaged, &d).unwrap();
+    let e = record::read_file(&damaged).unwrap_err();
+    assert!(e.contains("counts 100") && e.contains("holds 30"), "{e}");
+    let out = temp("count-out.bin");
+    std::fs::copy(&good, &out).unwrap();
+    let out_before = std::fs::read(&out).unwrap();
+    for args in [
+        vec!["datagen", "stats", "count-damaged.bin"],
+        vec!["datagen", "merge", "count-out.bin", "count-damaged.bin"],
+        vec![
+            "datagen",
+            "merge",
+            "count-new.bin",
+            "count-good.bin",
+            "count-damaged.bin",
+        ],
+        vec!["datagen", "merge", "count-damaged.bin", "count-good.bin"],
+        vec![
+            "datagen",
+            "--out",
+            "count-damaged.bin",
+            "--games",
+            "1",
+            "--nodes",
+            "100",
+        ],
+        vec![
+            "train",
+            "count-damaged.bin",
+            "--out-dir",
+            "count-t",
+            "--hidden",
+            "16",
+            "--epochs",
+            "1",
+        ],
+        vec![
+            "train",
+            "count-good.bin",
+            "--val",
+            "count-damaged.bin",
+            "--out-dir",
+            "count-t",
+            "--epochs",
+            "1",
+        ],
+    ] {
+        let (code, _, err) = janggun(&dir, &args);
+        assert!(code.is_some_and(|c| c != 0), "{args:?}: {err}");
+        assert!(
+            err.contains("count-damaged.bin") && err.contains("cut short or damaged"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(std::fs::read(&damaged).unwrap(), d);
+    assert_eq!(std::fs::read(&out).unwrap(), out_before);
+    assert!(!dir.join("count-new.bin").exists());
+    assert!(
+        !dir.join("count-t").exists()
+            || std::fs::read_dir(dir.join("count-t"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+
+    // Counts 12 of its 30, a partial record after them: being written.
+    let live = temp("count-live.bin");
+    let mut l = bytes.clone();
+    l[16..24].copy_from_slice(&12u64.to_le_bytes());
+    l.extend_from_slice(&[0xAB; 7]);
+    std::fs::write(&live, &l).unwrap();
+    assert_eq!(record::read_file(&live).unwrap().len(), 30);
+    let (code, text, err) = janggun(&dir, &["datagen", "stats", "count-live.bin"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        text.contains("30 records") && text.contains("header counts 12"),
+        "{text}"
+    );
+    let merged = temp("count-merged.bin");
+    let (code, _, err) = janggun(
+        &dir,
+        &["datagen", "merge", "count-merged.bin", "count-live.bin"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let m = std::fs::read(&merged).unwrap();
+    assert_eq!(record::check_header(&m, "m").unwrap(), 30);
+    assert_eq!(&m[HEADER_SIZE..], &bytes[HEADER_SIZE..]);
 }

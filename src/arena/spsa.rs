@@ -10,23 +10,37 @@
 //!
 //! Every iteration appends one line to the log (θ after the update, the
 //! perturbed values and the result), flushed at once; a run started with
-//! the same log resumes after its last complete line.
+//! the same log resumes after its last complete line. The log is read back
+//! strictly (a line this run would not have written stops the run, since
+//! resuming from it would tune from values no iteration produced), and a
+//! last line cut short by a kill is removed before the run appends. Every
+//! setting, the match's included, is checked before the log is touched,
+//! and the log's first line is written with the first iteration's, so a
+//! run that cannot play leaves nothing behind.
 
 use super::cli::{self, MatchConfig};
 use crate::search::margins::{self, Tunable, TUNABLES};
+use crate::util::file::{open_regular, regular_or_missing};
+use crate::util::outfile::Files;
 use crate::util::rng::Rng;
-use std::io::Write;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 
 const ALPHA: f64 = 0.602;
 const GAMMA: f64 = 0.101;
 const LOG_VERSION: &str = "janggun-spsa 1";
+/// Longest line the log may hold: an iteration's line is about 40 bytes a
+/// parameter, the first line as long as the command line made it.
+const MAX_LOG_LINE: usize = 1 << 20;
+/// Most iterations a run may ask for (a log line each).
+const MAX_ITERATIONS: usize = 10_000_000;
 
 pub const USAGE: &str =
     "usage: janggun spsa --engine cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
        --iterations N [--pairs P] [--params NAME,NAME,... (default: all margins)]
        [--tc BASE+INC | --nodes N | --depth D | --movetime MS] [--concurrency K]
-       [--random-plies N] [--seed S] [--rules R] --log FILE
+       [--random-plies N] [--openings FILE [--opening-plies N]] [--seed S]
+       [--rules R] --log FILE
 
 Tunes the search margins (hidden options; `janggun spsa --list` shows them
 with their defaults, bounds, c_end and r_end). Each iteration plays P game
@@ -48,6 +62,7 @@ struct Spsa {
     pairs: usize,
     seed: u64,
     log: PathBuf,
+    openings: Option<PathBuf>,
     params: Vec<Param>,
 }
 
@@ -72,9 +87,17 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
     let mut names: Option<Vec<String>> = None;
     let mut seed = 1u64;
     let mut log = None;
+    let mut openings = None;
+    let mut seen: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
+        // A flag given twice would leave one of its values unused, which
+        // for --log or --engine is a run on something not asked for.
+        if a.starts_with("--") && seen.contains(&a) {
+            return Err(format!("{a} is given twice"));
+        }
+        seen.push(a);
         match a {
             "--engine" => {
                 while i + 1 < args.len() && !args[i + 1].starts_with("--") {
@@ -99,8 +122,13 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
                 concurrency = number(v, a)?;
                 match_args.extend([a.to_string(), v.to_string()]);
             }
+            "--openings" => {
+                let v = value(args, &mut i, a)?;
+                openings = Some(PathBuf::from(v));
+                match_args.extend([a.to_string(), v.to_string()]);
+            }
             "--tc" | "--nodes" | "--depth" | "--movetime" | "--random-plies" | "--rules"
-            | "--timemargin" | "--max-plies" => {
+            | "--timemargin" | "--max-plies" | "--opening-plies" => {
                 let v = value(args, &mut i, a)?;
                 match_args.extend([a.to_string(), v.to_string()]);
             }
@@ -115,12 +143,13 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
         return Err("--engine cmd=PATH is required".into());
     }
     let iterations = iterations.ok_or("--iterations N is required")?;
-    if iterations == 0 {
-        return Err("--iterations: at least 1".into());
+    if !(1..=MAX_ITERATIONS).contains(&iterations) {
+        return Err(format!("--iterations: 1 to {MAX_ITERATIONS}"));
     }
     let pairs = pairs.unwrap_or(concurrency.max(1));
-    if pairs == 0 {
-        return Err("--pairs: at least 1".into());
+    let most = cli::MAX_GAMES / 2;
+    if !(1..=most).contains(&pairs) {
+        return Err(format!("--pairs: 1 to {most}"));
     }
     let log = log.ok_or("--log FILE is required (it is also what a run resumes from)")?;
     let chosen: Vec<&'static Tunable> = match names {
@@ -128,18 +157,39 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
             .filter(|i| !margins::SWITCHES.contains(i))
             .map(|i| &TUNABLES[i])
             .collect(),
-        Some(list) => list
-            .iter()
-            .map(|n| {
-                margins::index_of(n).map(|i| &TUNABLES[i]).ok_or_else(|| {
+        Some(list) => {
+            let mut chosen: Vec<&'static Tunable> = Vec::new();
+            for n in &list {
+                let def = margins::index_of(n).map(|i| &TUNABLES[i]).ok_or_else(|| {
                     format!(
                         "--params: no margin '{}' (janggun spsa --list)",
                         crate::util::text::clip(n)
                     )
-                })
-            })
-            .collect::<Result<_, _>>()?,
+                })?;
+                // Named twice, it would be perturbed twice in one
+                // iteration and its two values sent to one option.
+                if chosen.iter().any(|c| c.name == def.name) {
+                    return Err(format!("--params: {} is named twice", def.name));
+                }
+                chosen.push(def);
+            }
+            chosen
+        }
     };
+    // The engine's own value for a tuned margin would fight the one each
+    // side is given.
+    for e in &engine {
+        if let Some((key, _)) = e.split_once('=') {
+            let opt = key.strip_prefix("option.").unwrap_or("");
+            if let Some(def) = chosen.iter().find(|d| d.name.eq_ignore_ascii_case(opt)) {
+                return Err(format!(
+                    "--engine: option.{} is tuned here; leave it out of --engine (or out of \
+                     --params)",
+                    def.name
+                ));
+            }
+        }
+    }
     let n = iterations as f64;
     let big_a = 0.1 * n;
     let params = chosen
@@ -151,15 +201,33 @@ fn parse(args: &[String]) -> Result<Spsa, String> {
             a: def.r_end * def.c_end * def.c_end * (big_a + n).powf(ALPHA),
         })
         .collect();
-    Ok(Spsa {
+    let spsa = Spsa {
         engine,
         match_args,
         iterations,
         pairs,
         seed,
         log,
+        openings,
         params,
-    })
+    };
+    // The match every iteration plays, checked as `janggun match` checks
+    // its command line, before anything is written.
+    let start: Vec<i32> = spsa.params.iter().map(|p| p.def.default).collect();
+    cli::parse(&spsa.match_args(0, &start, &start)).map_err(|e| format!("the match: {e}"))?;
+    Ok(spsa)
+}
+
+/// Where a log stands: the next iteration, θ as the last complete line
+/// left it, and where that line ends when a cut line follows it.
+#[derive(Debug)]
+struct LogState {
+    next: usize,
+    theta: Vec<f64>,
+    /// The log's length in bytes when read.
+    len: u64,
+    /// The end of its last complete line, when a cut line follows.
+    cut_at: Option<u64>,
 }
 
 impl Spsa {
@@ -175,50 +243,8 @@ impl Spsa {
         )
     }
 
-    /// Reads the log: checks its header and returns the next iteration,
-    /// with θ as the last complete line left it.
-    fn resume(&mut self) -> Result<usize, String> {
-        let text = match std::fs::read_to_string(&self.log) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(format!("{}: {e}", self.log.display())),
-        };
-        let mut lines = text.split_inclusive('\n');
-        let Some(first) = lines.next() else {
-            return Ok(0);
-        };
-        if first.trim_end() != self.header() {
-            return Err(format!(
-                "{}: written by another tuning run ({}); use another --log",
-                self.log.display(),
-                crate::util::text::clip(first.trim_end())
-            ));
-        }
-        let mut next = 0;
-        for line in lines.filter(|l| l.ends_with('\n')) {
-            let mut k = None;
-            for field in line.split_whitespace() {
-                let Some((key, v)) = field.split_once('=') else {
-                    continue;
-                };
-                if key == "iter" {
-                    k = v.parse::<usize>().ok();
-                } else if let Some(p) = self.params.iter_mut().find(|p| p.def.name == key) {
-                    p.theta = v
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite())
-                        .ok_or_else(|| format!("{}: bad value in '{field}'", self.log.display()))?;
-                }
-            }
-            next = k.map_or(next, |k| k + 1);
-        }
-        Ok(next)
-    }
-
-    /// Plays `pairs` game pairs between the two engines; the score of
-    /// `plus` minus that of `minus`, in games.
-    fn play(&self, k: usize, plus: &[i32], minus: &[i32]) -> Result<f64, String> {
+    /// The arguments of iteration `k`'s match.
+    fn match_args(&self, k: usize, plus: &[i32], minus: &[i32]) -> Vec<String> {
         let side = |name: &str, vals: &[i32]| {
             let mut v = vec!["--engine".to_string(), format!("name={name}")];
             v.extend(self.engine.iter().cloned());
@@ -241,7 +267,168 @@ impl Spsa {
             (self.seed.wrapping_mul(1_000_003).wrapping_add(k as u64)).to_string(),
             "--quiet".to_string(),
         ]);
-        let cfg: MatchConfig = cli::parse(&args)?;
+        args
+    }
+
+    /// Checks one complete line of iteration `k` as this run would have
+    /// written it; returns θ after it.
+    fn check_line(&self, line: &str, k: usize) -> Result<Vec<f64>, String> {
+        let mut fields = line.split(' ');
+        let mut next = |key: &str| -> Result<&str, String> {
+            let f = fields.next().unwrap_or("");
+            f.strip_prefix(key)
+                .and_then(|f| f.strip_prefix('='))
+                .ok_or_else(|| format!("'{}' where {key}= belongs", crate::util::text::clip(f)))
+        };
+        let iter = next("iter")?;
+        if iter != k.to_string() {
+            let past = iter.parse::<usize>().is_ok_and(|i| i >= self.iterations);
+            return Err(if past {
+                format!("iteration {iter}, past the {} of this run", self.iterations)
+            } else {
+                format!(
+                    "iteration '{}' where {k} comes next",
+                    crate::util::text::clip(iter)
+                )
+            });
+        }
+        if k >= self.iterations {
+            return Err(format!(
+                "iteration {k}, past the {} of this run",
+                self.iterations
+            ));
+        }
+        let result = next("result")?;
+        let most = 2.0 * self.pairs as f64;
+        if !result
+            .parse::<f64>()
+            .is_ok_and(|r| r.is_finite() && r.abs() <= most)
+        {
+            return Err(format!(
+                "result '{}' (a score difference from -{most} to {most})",
+                crate::util::text::clip(result)
+            ));
+        }
+        let mut theta = Vec::with_capacity(self.params.len());
+        for p in &self.params {
+            let v = next(p.def.name)?;
+            let (lo, hi) = (f64::from(p.def.min), f64::from(p.def.max));
+            match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && (lo..=hi).contains(&x) => theta.push(x),
+                _ => {
+                    return Err(format!(
+                        "{}={} (from {lo} to {hi})",
+                        p.def.name,
+                        crate::util::text::clip(v)
+                    ))
+                }
+            }
+        }
+        for side in ["plus", "minus"] {
+            let list = next(side)?;
+            let vals: Vec<&str> = list.split(',').collect();
+            let ok = vals.len() == self.params.len()
+                && vals.iter().zip(&self.params).all(|(v, p)| {
+                    v.parse::<i32>()
+                        .is_ok_and(|x| (p.def.min..=p.def.max).contains(&x))
+                });
+            if !ok {
+                return Err(format!(
+                    "{side}={} (one value for each parameter, within its bounds)",
+                    crate::util::text::clip(list)
+                ));
+            }
+        }
+        if let Some(extra) = fields.next() {
+            return Err(format!(
+                "'{}' after the last field",
+                crate::util::text::clip(extra)
+            ));
+        }
+        Ok(theta)
+    }
+
+    /// Reads the log, a regular file read a line at a time, and checks
+    /// every line of it.
+    fn read_log(&self) -> Result<LogState, String> {
+        let name = self.log.display().to_string();
+        let mut state = LogState {
+            next: 0,
+            theta: self.params.iter().map(|p| p.theta).collect(),
+            len: 0,
+            cut_at: None,
+        };
+        if std::fs::symlink_metadata(&self.log).is_err() {
+            return Ok(state);
+        }
+        let (file, len) = open_regular(&self.log)?;
+        state.len = len;
+        let header = self.header();
+        let mut r = BufReader::new(file);
+        let mut at = 0u64;
+        for n in 1.. {
+            let mut raw = Vec::new();
+            r.by_ref()
+                .take(MAX_LOG_LINE as u64 + 1)
+                .read_until(b'\n', &mut raw)
+                .map_err(|e| format!("{name}: {e}"))?;
+            if raw.is_empty() {
+                break;
+            }
+            let start = at;
+            at += raw.len() as u64;
+            let complete = raw.last() == Some(&b'\n');
+            if complete {
+                raw.pop();
+            } else if raw.len() > MAX_LOG_LINE {
+                return Err(format!(
+                    "{name}: line {n} is longer than {MAX_LOG_LINE} bytes: not a log of this \
+                     run; use another --log"
+                ));
+            }
+            let line = String::from_utf8_lossy(&raw);
+            if !complete {
+                // The last line, cut by a kill while it was written: only
+                // the start of a line this run writes next is taken as one.
+                let want = if n == 1 {
+                    header.clone()
+                } else {
+                    format!("iter={} ", state.next)
+                };
+                let plausible = state.next < self.iterations || n == 1;
+                if !(plausible && (want.starts_with(&*line) || line.starts_with(&want))) {
+                    return Err(format!(
+                        "{name}: line {n} has no line end and is not the start of a line this \
+                         run writes: not a log of this run; use another --log"
+                    ));
+                }
+                state.cut_at = Some(start);
+                break;
+            }
+            if n == 1 {
+                if line != header {
+                    return Err(format!(
+                        "{name}: written by another tuning run ({}); use another --log",
+                        crate::util::text::clip(&line)
+                    ));
+                }
+                continue;
+            }
+            state.theta = self.check_line(&line, state.next).map_err(|e| {
+                format!(
+                    "{name}: line {n}: {e}: not a line this run would have written (a damaged \
+                     or edited log); use another --log"
+                )
+            })?;
+            state.next += 1;
+        }
+        Ok(state)
+    }
+
+    /// Plays `pairs` game pairs between the two engines; the score of
+    /// `plus` minus that of `minus`, in games.
+    fn play(&self, k: usize, plus: &[i32], minus: &[i32]) -> Result<f64, String> {
+        let cfg: MatchConfig = cli::parse(&self.match_args(k, plus, minus))?;
         let summary = super::run(&cfg)?;
         if summary.interrupted {
             return Err("interrupted".into());
@@ -256,16 +443,70 @@ impl Spsa {
         Ok(diff)
     }
 
-    fn run(&mut self) -> Result<(), String> {
-        let start = self.resume()?;
-        let mut log = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.log)
-            .map_err(|e| format!("{}: {e}", self.log.display()))?;
-        if start == 0 && log.metadata().map_or(0, |m| m.len()) == 0 {
-            writeln!(log, "{}", self.header()).map_err(|e| e.to_string())?;
+    /// Every check that needs no game: the files (the log is no input of
+    /// the match, by identity), the openings as the match reads them, and
+    /// the log as it stands. Nothing is written.
+    fn check(&self) -> Result<LogState, String> {
+        let mut files = Files::new();
+        for e in &self.engine {
+            if let Some(cmd) = e.strip_prefix("cmd=") {
+                files.input("--engine cmd", cmd);
+            }
         }
+        if let Some(p) = &self.openings {
+            files.input("--openings", p);
+        }
+        files.output("--log", &self.log);
+        files.check()?;
+        regular_or_missing(&self.log)?;
+        let start: Vec<i32> = self.params.iter().map(|p| p.def.default).collect();
+        let cfg = cli::parse(&self.match_args(0, &start, &start))?;
+        if let Some(p) = &cfg.openings {
+            super::openings::load(p, cfg.rules, cfg.opening_plies)?;
+        }
+        self.read_log()
+    }
+
+    fn run(&mut self) -> Result<(), String> {
+        let state = self.check()?;
+        for (p, &t) in self.params.iter_mut().zip(&state.theta) {
+            p.theta = t;
+        }
+        let start = state.next;
+        let name = self.log.display().to_string();
+        // The log is opened, mended and given its first line only when the
+        // first iteration's line is ready, so a run that cannot play
+        // leaves the log as it found it.
+        let mut log: Option<std::fs::File> = None;
+        let path = self.log.clone();
+        let open = || -> Result<std::fs::File, String> {
+            let log = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| format!("{name}: {e}"))?;
+            let len = log.metadata().map_err(|e| format!("{name}: {e}"))?.len();
+            if len != state.len {
+                return Err(format!(
+                    "{name}: changed while this run played ({} bytes, now {len}): is another \
+                     run writing it?",
+                    state.len
+                ));
+            }
+            if let Some(keep) = state.cut_at {
+                // Appending after a cut line would join the next line to
+                // it, and the log could not be read again.
+                log.set_len(keep).map_err(|e| format!("{name}: {e}"))?;
+                eprintln!(
+                    "spsa: {name}: its last line was cut short ({} bytes, no line end); \
+                     removed, iteration {start} is played again",
+                    state.len - keep
+                );
+            }
+            Ok(log)
+        };
+        // A new log's first line goes with the first iteration's.
+        let header_first = state.cut_at.unwrap_or(state.len) == 0;
         let n = self.iterations as f64;
         let big_a = 0.1 * n;
         for k in start..self.iterations {
@@ -292,8 +533,19 @@ impl Spsa {
             }
             let values = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(",");
             line.push_str(&format!(" plus={} minus={}", values(&plus), values(&minus)));
-            writeln!(log, "{line}").map_err(|e| format!("{}: {e}", self.log.display()))?;
-            log.flush().map_err(|e| e.to_string())?;
+            let mut text = String::new();
+            if log.is_none() {
+                log = Some(open()?);
+                if header_first {
+                    text = format!("{}\n", self.header());
+                }
+            }
+            text.push_str(&line);
+            text.push('\n');
+            let file = log.as_mut().expect("opened above");
+            file.write_all(text.as_bytes())
+                .and_then(|_| file.flush())
+                .map_err(|e| format!("{name}: {e}"))?;
             crate::outln!("{line}");
         }
         let tuned: Vec<String> = self
@@ -340,7 +592,7 @@ mod tests {
     #[test]
     fn the_schedule_is_fishtests() {
         let s = parse(&args(
-            "--engine cmd=x --iterations 1000 --params RfpMargin --log /nonexistent/l",
+            "--engine cmd=x --iterations 1000 --params RfpMargin --nodes 100 --log /nonexistent/l",
         ))
         .unwrap();
         let p = &s.params[0];
@@ -355,7 +607,7 @@ mod tests {
 
     #[test]
     fn the_default_set_leaves_out_the_switches_that_are_off() {
-        let s = parse(&args("--engine cmd=x --iterations 10 --log l")).unwrap();
+        let s = parse(&args("--engine cmd=x --iterations 10 --nodes 100 --log l")).unwrap();
         let names: Vec<&str> = s.params.iter().map(|p| p.def.name).collect();
         assert!(!names.contains(&"SingularDepth"), "{names:?}");
         // On by default, so its weight is a margin like the others.
@@ -365,42 +617,134 @@ mod tests {
 
     #[test]
     fn bad_command_lines_are_refused() {
-        for bad in [
-            "--iterations 10 --log l",
-            "--engine cmd=x --log l",
-            "--engine cmd=x --iterations 0 --log l",
-            "--engine cmd=x --iterations 10",
-            "--engine cmd=x --iterations 10 --log l --params Nope",
-            "--engine name=a cmd=x --iterations 10 --log l",
-            "--engine cmd=x --iterations ten --log l",
+        for (bad, why) in [
+            ("--iterations 10 --nodes 9 --log l", "cmd=PATH"),
+            ("--engine cmd=x --nodes 9 --log l", "--iterations"),
+            ("--engine cmd=x --iterations 0 --nodes 9 --log l", "--iterations"),
+            ("--engine cmd=x --iterations 10 --nodes 9", "--log"),
+            ("--engine cmd=x --iterations 10 --nodes 9 --log l --params Nope", "Nope"),
+            ("--engine name=a cmd=x --iterations 10 --nodes 9 --log l", "name="),
+            ("--engine cmd=x --iterations ten --nodes 9 --log l", "ten"),
+            (
+                "--engine cmd=x --iterations 10 --pairs 9223372036854775808 --nodes 9 --log l",
+                "--pairs",
+            ),
+            ("--engine cmd=x --iterations 100000000 --nodes 9 --log l", "--iterations"),
+            (
+                "--engine cmd=x --iterations 10 --nodes 9 --log l --params RfpMargin,QsDelta,rfpmargin",
+                "named twice",
+            ),
+            ("--engine cmd=x --iterations 10 --nodes 9 --log l --log m", "twice"),
+            (
+                "--engine cmd=x --iterations 10 --nodes 9 --log l --engine cmd=y",
+                "twice",
+            ),
+            (
+                "--engine cmd=x option.rfpmargin=99 --iterations 10 --nodes 9 --log l",
+                "tuned here",
+            ),
+            // The match's own settings, as `janggun match` checks them.
+            ("--engine cmd=x --iterations 10 --log l", "the match"),
+            ("--engine cmd=x --iterations 10 --nodes 0 --log l", "--nodes"),
+            ("--engine cmd=x --iterations 10 --tc 1+x --log l", "--tc"),
+            ("--engine cmd=x --iterations 10 --nodes 9 --rules chess --log l", "the match"),
+            ("--engine cmd=x bogus=1 --iterations 10 --nodes 9 --log l", "bogus"),
         ] {
-            assert!(parse(&args(bad)).is_err(), "{bad}");
+            match parse(&args(bad)) {
+                Ok(_) => panic!("{bad}: accepted"),
+                Err(e) => assert!(e.contains(why), "{bad}: {e}"),
+            }
         }
     }
 
-    #[test]
-    fn a_log_resumes_after_its_last_complete_line() {
-        let dir = std::env::temp_dir().join(format!("janggun-spsa-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let log = dir.join("log");
+    fn two(log: &std::path::Path) -> Spsa {
         let line = format!(
-            "--engine cmd=x --iterations 10 --params RfpMargin,QsDelta --log {}",
+            "--engine cmd=x --iterations 10 --pairs 2 --nodes 9 --params RfpMargin,QsDelta --log {}",
             log.display()
         );
-        let mut s = parse(&args(&line)).unwrap();
-        let text = format!(
-            "{}\niter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=1,2 minus=3,4\n\
-             iter=1 result=-1 RfpMargin=129.250 QsDelta=201.000 plus=1,2 minus=3,4\n\
-             iter=2 result=+2 RfpMargin=1",
-            s.header()
+        parse(&args(&line)).unwrap()
+    }
+
+    fn scratch(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("janggun-spsa-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("log")
+    }
+
+    const LINES: &str = "iter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\n\
+                         iter=1 result=-1 RfpMargin=129.250 QsDelta=201.000 plus=139,186 minus=121,214\n";
+
+    #[test]
+    fn a_log_resumes_after_its_last_complete_line() {
+        let log = scratch("resume");
+        let s = two(&log);
+        let text = format!("{}\n{LINES}iter=2 result=+2 RfpMargin=1", s.header());
+        std::fs::write(&log, &text).unwrap();
+        let st = s.read_log().unwrap();
+        assert_eq!(st.next, 2);
+        assert_eq!(st.theta, [129.25, 201.0]);
+        assert_eq!(
+            st.cut_at,
+            Some((text.len() - "iter=2 result=+2 RfpMargin=1".len()) as u64)
         );
-        std::fs::write(&log, text).unwrap();
-        assert_eq!(s.resume().unwrap(), 2);
-        assert_eq!(s.params[0].theta, 129.25);
-        assert_eq!(s.params[1].theta, 201.0);
+        // Cut within the first line, or right after a line end.
+        std::fs::write(&log, &s.header()[..10]).unwrap();
+        assert_eq!(s.read_log().unwrap().cut_at, Some(0));
+        std::fs::write(&log, format!("{}\n{LINES}", s.header())).unwrap();
+        let st = s.read_log().unwrap();
+        assert_eq!((st.next, st.cut_at), (2, None));
         // Another run's log is not taken.
-        let mut other = parse(&args(&line.replace("QsDelta", "AspirationDelta"))).unwrap();
-        assert!(other.resume().is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
+        let line = format!(
+            "--engine cmd=x --iterations 10 --pairs 2 --nodes 9 --params RfpMargin,AspirationDelta --log {}",
+            log.display()
+        );
+        assert!(parse(&args(&line)).unwrap().read_log().is_err());
+        std::fs::remove_dir_all(log.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_log_line_this_run_would_not_write_is_refused() {
+        let log = scratch("strict");
+        let s = two(&log);
+        let h = s.header();
+        let cases = [
+            ("iter=0 result=+1 RfpMargin=9999.000 QsDelta=199.000 plus=140,215 minus=120,185\n", "RfpMargin=9999"),
+            ("iter=0 result=+1 RfpMargin=131.500 QsDelta=NaN plus=140,215 minus=120,185\n", "QsDelta=NaN"),
+            ("iter=0 result=+9 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\n", "result"),
+            ("iter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,9999 minus=120,185\n", "plus"),
+            ("iter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140 minus=120,185\n", "plus"),
+            ("iter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185 x=1\n", "after the last"),
+            ("iter=0 result=+1 QsDelta=199.000 RfpMargin=131.500 plus=140,215 minus=120,185\n", "RfpMargin"),
+            ("hello world\n", "iter="),
+            ("\n", "iter="),
+            ("# a comment\n", "iter="),
+            ("iter=1 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\n", "where 0 comes next"),
+            ("iter=10 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\n", "past the 10"),
+            ("iter=0 result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\r\n", "minus"),
+            ("garbage without a line end", "no line end"),
+        ];
+        for (body, why) in cases {
+            std::fs::write(&log, format!("{h}\n{body}")).unwrap();
+            match s.read_log() {
+                Ok(_) => panic!("{body:?} accepted"),
+                Err(e) => assert!(e.contains(why), "{body:?}: {e}"),
+            }
+        }
+        // Ten iterations and an eleventh line.
+        let mut text = format!("{h}\n");
+        for k in 0..11 {
+            text.push_str(&format!(
+                "iter={k} result=+1 RfpMargin=131.500 QsDelta=199.000 plus=140,215 minus=120,185\n"
+            ));
+        }
+        std::fs::write(&log, &text).unwrap();
+        assert!(s.read_log().unwrap_err().contains("past the 10"));
+        // A device or a FIFO is refused, not read.
+        let z = parse(&args(
+            "--engine cmd=x --iterations 10 --nodes 9 --params RfpMargin --log /dev/zero",
+        ))
+        .unwrap();
+        assert!(z.check().unwrap_err().contains("not a regular file"));
+        std::fs::remove_dir_all(log.parent().unwrap()).unwrap();
     }
 }

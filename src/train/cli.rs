@@ -118,6 +118,7 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         positions: args.positions,
         out,
         openings: args.openings,
+        net_path: args.nnue.clone(),
         settings: Settings {
             nnue: match &args.nnue {
                 Some(p) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),

@@ -19,8 +19,8 @@
 //! file for the same seed.
 
 use super::record::{
-    record_size, Flags, Meta, Raw, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE, VERSION,
-    VERSION_V1,
+    record_size, Flags, Meta, Raw, RecordReader, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE,
+    RECORD_SIZE, VERSION, VERSION_V1,
 };
 use super::resume::{self, ResumePoint};
 use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
@@ -30,6 +30,7 @@ use crate::search::see::see_ge;
 use crate::search::{Control, Engine, Limits, Score, SearchResult, Settings};
 use crate::tools::selfplay::{self, setup_start, Referee, Stop};
 use crate::util::file::{open_regular, read_line_capped};
+use crate::util::outfile::Files;
 use crate::util::rng::Rng;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -59,6 +60,8 @@ pub struct DatagenConfig {
     pub out: PathBuf,
     /// FENs to start from instead of the 16 setups.
     pub openings: Option<PathBuf>,
+    /// The file `settings.nnue` was loaded from, an input no output may be.
+    pub net_path: Option<PathBuf>,
     /// The engine settings the games are played with (evaluation included).
     pub settings: Settings,
     /// Print a progress line this often.
@@ -93,6 +96,7 @@ impl DatagenConfig {
             positions: None,
             out,
             openings: None,
+            net_path: None,
             settings: Settings::default(),
             progress: Duration::from_secs(10),
             verify_nodes: DEFAULT_VERIFY_NODES,
@@ -470,51 +474,169 @@ pub struct Summary {
     pub unfinished: u64,
 }
 
+/// Where a resumed run starts, checked against the file as it stands:
+/// `None` for a new (or empty) file. The file must end where the point
+/// says (after its `records`, or within the `writing` that may follow
+/// them) and begin with the records the point was written after; anything
+/// else is refused, never cut, since the records past a point that does
+/// not describe the file are not a game cut off but someone's data.
+fn check_point(
+    opts: &DatagenConfig,
+    point_path: &Path,
+    settings: &str,
+) -> Result<Option<ResumePoint>, String> {
+    let out = &opts.out;
+    let point = resume::read(point_path, settings)?;
+    let len = std::fs::metadata(out).map_or(0, |m| m.len());
+    let Some(point) = point else {
+        if len > HEADER_SIZE as u64 {
+            return Err(format!(
+                "{} holds records but has no resume point ({}), so it cannot be \
+                 continued exactly: write another file",
+                out.display(),
+                point_path.display()
+            ));
+        }
+        return Ok(None);
+    };
+    let not_this = |held: u64| {
+        format!(
+            "{}: its resume point ({}) is after record {}, but the file holds \
+             {held}: the point is not this file's (delete it to start again)",
+            out.display(),
+            point_path.display(),
+            point.records
+        )
+    };
+    if len == 0 {
+        return if point.records == 0 {
+            Ok(Some(point))
+        } else {
+            Err(not_this(0))
+        };
+    }
+    let mut reader = RecordReader::open(out)?;
+    if reader.version() != opts.version {
+        return Err(format!(
+            "{} holds data format version {}, not {}: resume it with --format {}",
+            out.display(),
+            reader.version(),
+            opts.version,
+            reader.version()
+        ));
+    }
+    let size = record_size(opts.version).unwrap_or(RECORD_SIZE) as u64;
+    let body = len - HEADER_SIZE as u64;
+    let held = reader.remaining();
+    if point.records > held {
+        return Err(not_this(held));
+    }
+    // A version-1 point says nothing of a game being written: only a file
+    // that ends at it is taken.
+    let may_follow = if point.data.is_some() {
+        point.writing
+    } else {
+        0
+    };
+    let end = point
+        .records
+        .saturating_add(may_follow)
+        .saturating_mul(size);
+    if body > end && point.data.is_none() {
+        return Err(format!(
+            "{}: {} records follow its resume point ({}, after record {}), which an \
+             earlier janggun wrote: that kind of point does not say whether they are a \
+             game it was writing or records added since (a merge), so nothing was cut. \
+             Resume with the build that began the file, or delete the point and write \
+             another file",
+            out.display(),
+            held - point.records,
+            point_path.display(),
+            point.records
+        ));
+    }
+    if body > end {
+        let past = held - point.records;
+        let says = if may_follow == 0 {
+            "which says the file ends there".to_string()
+        } else {
+            format!("which allows {may_follow} of the game it was writing")
+        };
+        return Err(format!(
+            "{}: {past} records follow its resume point ({}, after record {}), {says}: \
+             they were added since (a merge, a copy taken while datagen ran) and resuming \
+             would cut them off. Nothing was changed; to keep the file as it is, delete the \
+             point (the file can then only be appended to without --resume), or write \
+             another file",
+            out.display(),
+            point_path.display(),
+            point.records
+        ));
+    }
+    if let Some(want) = point.data {
+        let mut h = resume::DATA_START;
+        for _ in 0..point.records {
+            let r = reader
+                .next_record()?
+                .ok_or_else(|| format!("{}: shrank while read", out.display()))?;
+            h = resume::hash_more(h, &r[..size as usize]);
+        }
+        if h != want {
+            return Err(format!(
+                "{}: its first {} records are not those its resume point ({}) was written \
+                 after: the point is not this file's (delete it to start again)",
+                out.display(),
+                point.records,
+                point_path.display()
+            ));
+        }
+    }
+    Ok(Some(point))
+}
+
 pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     opts.validate()?;
+    let point_path = resume::path_for(&opts.out);
+    // No output may be an input, named another way or not: the openings
+    // or the net replaced by data, or the point written over either.
+    let mut files = Files::new();
+    if let Some(p) = &opts.openings {
+        files.input("--openings", p);
+    }
+    if let Some(p) = &opts.net_path {
+        files.input("--nnue", p);
+    }
+    files
+        .output("--out", &opts.out)
+        .output("its resume point", &point_path);
+    files.check()?;
     let openings = match &opts.openings {
         Some(p) => read_openings(p)?,
         None => Vec::new(),
     };
-    let point_path = resume::path_for(&opts.out);
     let settings = opts.game_settings(openings.len());
     // Everything about a resume point is checked before the file is
     // touched, so that a refusal leaves it as it was.
     let point = if opts.resume {
-        let point = resume::read(&point_path, &settings)?;
-        // Whole records in the file as it is (none when it is missing).
-        let size = record_size(opts.version).unwrap_or(1) as u64;
-        let held = std::fs::metadata(&opts.out)
-            .map_or(0, |m| m.len().saturating_sub(HEADER_SIZE as u64) / size);
-        match point {
-            None if held > 0 => {
-                return Err(format!(
-                    "{} holds records but has no resume point ({}), so it cannot be \
-                     continued exactly: write another file",
-                    opts.out.display(),
-                    point_path.display()
-                ))
-            }
-            Some(p) if p.records > held => {
-                return Err(format!(
-                    "{}: its resume point ({}) is after record {}, but the file holds \
-                     {held}: the point is not this file's (delete it to start again)",
-                    opts.out.display(),
-                    point_path.display(),
-                    p.records
-                ))
-            }
-            _ => {}
-        }
-        point
+        check_point(opts, &point_path, &settings)?
     } else {
         None
     };
+    if !opts.resume {
+        // Refused now, before the file is touched, rather than after.
+        resume::check_removable(&point_path)?;
+    }
     let mut writer = RecordWriter::append(&opts.out, opts.version)?;
+    if !opts.resume {
+        // A plain run appends, which makes any point beside the file
+        // untrue: it goes before the first record does.
+        resume::remove(&point_path)?;
+    }
     let start_count = writer.count();
     // Where this run starts: game `first_game`, after `base` records that
     // count towards the caps (a plain run appends, and its caps are its own).
-    let (first_game, base) = point.map_or((0, 0), |p| (p.next_game, p.records));
+    let mut cur = point.unwrap_or_else(ResumePoint::start);
+    let (first_game, base) = (cur.next_game, cur.records);
     if opts.resume {
         if opts.positions.is_some_and(|p| start_count >= p)
             || opts.games.is_some_and(|g| first_game >= g)
@@ -525,27 +647,34 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
             );
             return Ok(Summary::default());
         }
-        // Records after the point are a game the last run was cut off in.
+        // Records after the point are the game the last run was writing
+        // when it stopped (the point allows no more).
         writer.truncate(base)?;
-        if start_count > 0 {
+        if start_count > base {
             eprintln!(
                 "datagen: resuming {} at game {first_game}, after {base} records \
-                 ({} more cut off)",
+                 ({} more, of the game it was writing, cut off)",
                 opts.out.display(),
                 start_count - base
             );
+        } else if start_count > 0 {
+            eprintln!(
+                "datagen: resuming {} at game {first_game}, after {base} records",
+                opts.out.display()
+            );
         }
-        resume::write(
-            &point_path,
-            &settings,
-            ResumePoint {
-                next_game: first_game,
-                records: base,
-            },
-        )?;
-    } else {
-        // Appending makes any point beside the file untrue.
-        resume::remove(&point_path)?;
+        cur.writing = 0;
+        if cur.data.is_none() {
+            // A version-1 point: the file was checked to end at it.
+            let mut r = RecordReader::open(&opts.out)?;
+            let size = record_size(opts.version).unwrap_or(RECORD_SIZE);
+            let mut h = resume::DATA_START;
+            while let Some(rec) = r.next_record()? {
+                h = resume::hash_more(h, &rec[..size]);
+            }
+            cur.data = Some(h);
+        }
+        resume::write(&point_path, &settings, cur)?;
     }
     let next_game = AtomicU64::new(first_game);
     let stop = AtomicBool::new(false);
@@ -596,28 +725,34 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 .records
                 .len()
                 .min(room.try_into().unwrap_or(usize::MAX));
-            let before = writer.count();
-            for r in &game.records[..take] {
-                if let Err(e) = writer.write(r) {
-                    outcome = Err(e);
-                    break;
-                }
-                sum.positions += 1;
+            if opts.resume && take > 0 {
+                // Said before the records go down: a run stopped halfway
+                // through them leaves no more than this past the point.
+                cur.writing = take as u64;
+                outcome = resume::write(&point_path, &settings, cur);
             }
-            if opts.resume && outcome.is_ok() {
-                // A game the cap cut short is left to a later, longer run.
-                let point = if take < game.records.len() {
-                    ResumePoint {
-                        next_game: game.index,
-                        records: before,
+            let size = record_size(opts.version).unwrap_or(RECORD_SIZE);
+            let mut data = cur.data.unwrap_or(resume::DATA_START);
+            if outcome.is_ok() {
+                for r in &game.records[..take] {
+                    if let Err(e) = writer.write(r) {
+                        outcome = Err(e);
+                        break;
                     }
-                } else {
-                    ResumePoint {
-                        next_game: game.index + 1,
-                        records: writer.count(),
-                    }
+                    data = resume::hash_more(data, &r[..size]);
+                    sum.positions += 1;
+                }
+            }
+            // A game the cap cut short is left to a later, longer run: the
+            // point stays before it, its records allowed to follow.
+            if opts.resume && outcome.is_ok() && take == game.records.len() {
+                cur = ResumePoint {
+                    next_game: game.index + 1,
+                    records: writer.count(),
+                    writing: 0,
+                    data: Some(data),
                 };
-                outcome = resume::write(&point_path, &settings, point);
+                outcome = resume::write(&point_path, &settings, cur);
             }
             let done = opts.positions.is_some_and(|p| base + sum.positions >= p)
                 || opts.games.is_some_and(|g| first_game + sum.games >= g);

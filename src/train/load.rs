@@ -147,6 +147,16 @@ pub fn load_samples(files: &[PathBuf], filter: &Filter) -> Result<Decoded, Strin
         let mut first_reason = None;
         let mut reader = RecordReader::open(f)?;
         let version = reader.version();
+        if reader.header_count() < reader.remaining() {
+            eprintln!(
+                "{}: its header counts {} of its {} records: it is being written, or its \
+                 writer stopped before the last count; the {} are read",
+                f.display(),
+                reader.header_count(),
+                reader.remaining(),
+                reader.remaining()
+            );
+        }
         loop {
             chunk.clear();
             while chunk.len() < LOAD_CHUNK {

@@ -41,15 +41,20 @@
 //! as a version-2 record with no flag set: version-1 files were filtered
 //! when they were written, so no load filter drops anything from them.
 //!
-//! Readers trust the file length, not the count: a file cut short by
-//! Ctrl-C holds whole records plus at most one partial one, which is
-//! ignored.
+//! Readers read the whole records the file's length says, not the count:
+//! a writer rewrites the count now and then (`RecordWriter::sync_count`),
+//! so a file being written, or one whose writer was killed, holds more
+//! whole records than its header counts (and, after a kill halfway
+//! through a record, one partial record, which is ignored). A header that
+//! counts more records than the file holds is a file cut short or damaged
+//! (a writer only ever counts records it has written) and is refused.
 
 use crate::board::{
     Color, Move, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
 };
 use crate::util::file::{file_id, open_regular, regular_or_missing, FileId};
 use crate::util::hash::fnv1a64;
+use crate::util::outfile::{Aside, Existing, Files};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -334,6 +339,21 @@ pub struct Header {
     pub count: u64,
 }
 
+/// Whole records in a file of `len` bytes with this header, checked
+/// against the header's count: more is a file still being written (or
+/// whose writer stopped before its next count), fewer a damaged one.
+fn whole_records(header: &Header, len: u64, name: &str) -> Result<u64, String> {
+    let whole = len.saturating_sub(HEADER_SIZE as u64) / header.record_size as u64;
+    if header.count > whole {
+        return Err(format!(
+            "{name}: the header counts {} records but the file holds {whole}: \
+             it was cut short or damaged",
+            header.count
+        ));
+    }
+    Ok(whole)
+}
+
 /// Checks magic, version and record size.
 pub fn read_header(h: &[u8], name: &str) -> Result<Header, String> {
     if h.len() < HEADER_SIZE {
@@ -388,7 +408,7 @@ impl RecordReader {
         file.read_exact(&mut h)
             .map_err(|_| format!("{name}: too short for a data header"))?;
         let header = read_header(&h, &name)?;
-        let left = (len - HEADER_SIZE as u64) / header.record_size as u64;
+        let left = whole_records(&header, len, &name)?;
         Ok(RecordReader {
             file,
             header,
@@ -405,6 +425,12 @@ impl RecordReader {
     /// Whole records left to read.
     pub fn remaining(&self) -> u64 {
         self.left
+    }
+
+    /// The count the header gives: no more than the whole records the file
+    /// held when opened, fewer while a writer is still at work.
+    pub fn header_count(&self) -> u64 {
+        self.header.count
     }
 
     /// The next record (a version-1 one zero-padded), `None` after the
@@ -462,7 +488,11 @@ impl RecordWriter {
             .map_err(err)?;
         let len = file.metadata().map_err(err)?.len();
         let count = if len == 0 {
-            file.write_all(&header_for(version, 0)).map_err(err)?;
+            if let Err(e) = file.write_all(&header_for(version, 0)) {
+                // No part of a header left behind (a full disk).
+                let _ = file.set_len(0);
+                return Err(err(e));
+            }
             0
         } else {
             let mut h = [0u8; HEADER_SIZE];
@@ -476,7 +506,7 @@ impl RecordWriter {
                     have.version
                 ));
             }
-            let whole = (len - HEADER_SIZE as u64) / size as u64;
+            let whole = whole_records(&have, len, &name)?;
             file.set_len(HEADER_SIZE as u64 + whole * size as u64)
                 .map_err(err)?;
             whole
@@ -499,21 +529,24 @@ impl RecordWriter {
                 self.name, self.count
             ));
         }
+        // The count first: stopped in between, the file holds more records
+        // than it counts (a file being written), never fewer (damaged).
+        self.count = records;
+        self.sync_count()?;
         self.file
             .set_len(HEADER_SIZE as u64 + records * self.size as u64)
             .map_err(|e| format!("{}: {e}", self.name))?;
-        self.count = records;
-        self.sync_count()
+        self.file
+            .seek(SeekFrom::End(0))
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        Ok(())
     }
 
     /// Appends a record: the first bytes of `r`, as many as the file's
     /// version has.
     pub fn write(&mut self, r: &Raw) -> Result<(), String> {
-        self.file
-            .write_all(&r[..self.size])
-            .map_err(|e| format!("{}: {e}", self.name))?;
-        self.count += 1;
-        Ok(())
+        let size = self.size;
+        self.write_whole(&r[..size])
     }
 
     /// Appends whole records of the file's version, `bytes.len()` a
@@ -522,11 +555,42 @@ impl RecordWriter {
         if !bytes.len().is_multiple_of(self.size) {
             return Err(format!("{}: a partial record to write", self.name));
         }
-        self.file
-            .write_all(bytes)
-            .map_err(|e| format!("{}: {e}", self.name))?;
-        self.count += (bytes.len() / self.size) as u64;
-        Ok(())
+        self.write_whole(bytes)
+    }
+
+    /// Writes whole records, or leaves the file ending at its last whole
+    /// record: a write that fails partway (a full disk, a file size limit)
+    /// may have put part of a record down, and it is cut off again.
+    fn write_whole(&mut self, bytes: &[u8]) -> Result<(), String> {
+        let written = self.file.write_all(bytes);
+        let Err(e) = written else {
+            self.count += (bytes.len() / self.size) as u64;
+            return Ok(());
+        };
+        // Records of `bytes` written whole before the failure are kept and
+        // counted; the rest is cut off.
+        let end = HEADER_SIZE as u64 + self.count * self.size as u64;
+        let len = self.file.metadata().map_or(end, |m| m.len());
+        let kept =
+            (len.saturating_sub(end) / self.size as u64).min((bytes.len() / self.size) as u64);
+        let whole = end + kept * self.size as u64;
+        let cut = self
+            .file
+            .set_len(whole)
+            .and_then(|_| self.file.seek(SeekFrom::End(0)).map(|_| ()));
+        match cut {
+            Ok(()) => {
+                self.count += kept;
+                Err(format!(
+                    "{}: {e} (the file ends at its last whole record, {})",
+                    self.name, self.count
+                ))
+            }
+            Err(e2) => Err(format!(
+                "{}: {e}; and cutting off the part of a record written failed: {e2}",
+                self.name
+            )),
+        }
     }
 
     pub fn count(&self) -> u64 {
@@ -561,27 +625,43 @@ impl RecordWriter {
 /// records would be counted twice. All inputs, and `out` if it holds data,
 /// must be of one format version: a version-1 record has no flags, and
 /// writing it as version 2 would claim it had none set (the trainer reads
-/// files of both versions side by side, so there is nothing to gain). The
-/// merged file is written beside `out` and renamed over it only once
-/// complete, so a merge that fails leaves `out` as it was.
+/// files of both versions side by side, so there is nothing to gain). An
+/// output with a datagen resume point beside it is refused: the point
+/// would no longer say where the file ends (and a `datagen --resume` run
+/// may still be writing it). The merged file is written beside `out` and
+/// renamed over it only once complete, so a merge that fails leaves `out`
+/// as it was.
 pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
     if inputs.is_empty() {
         return Err("merge: no input files".into());
     }
-    regular_or_missing(out)?;
-    // Through a link, the file the link names is the one replaced.
-    let out_id = match file_id(out) {
-        Ok(id) => Some(id),
-        Err(_) if !out.exists() => None,
-        Err(e) => return Err(e),
-    };
-    let target = match out_id {
-        Some(_) => std::fs::canonicalize(out).map_err(|e| format!("{}: {e}", out.display()))?,
-        None => out.to_path_buf(),
-    };
+    let mut files = Files::new();
+    for i in inputs {
+        files.input("input", i);
+    }
+    files.output("output", out);
+    files.check().map_err(|e| format!("merge: {e}"))?;
+    // Beside the name given and beside the file a link names.
+    let mut points = vec![super::resume::path_for(out)];
+    if let Ok(real) = std::fs::canonicalize(out) {
+        points.push(super::resume::path_for(&real));
+    }
+    if let Some(p) = points.iter().find(|p| std::fs::symlink_metadata(p).is_ok()) {
+        return Err(format!(
+            "merge: {} has a datagen resume point ({}): records merged into it would \
+             make the point untrue (and a datagen --resume run may still be writing the \
+             file); finish that run and delete the point, or merge into another file",
+            out.display(),
+            p.display()
+        ));
+    }
     // An empty output is a new file; any other must be data already.
+    let existing = |p: &Path| RecordReader::open(p).map(|_| ());
+    let existing = Existing::Check(&existing);
+    crate::util::outfile::check_existing(out, &existing)?;
     let mut version: Option<(u32, String)> = None;
-    if out_id.is_some() && std::fs::metadata(out).is_ok_and(|m| m.len() > 0) {
+    let out_len = std::fs::metadata(out).map_or(0, |m| m.len());
+    if out_len > 0 {
         let v = RecordReader::open(out)?.version();
         version = Some((v, out.display().to_string()));
     }
@@ -600,19 +680,19 @@ pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
             None => version = Some((v, i.clone())),
         }
         let id = file_id(Path::new(i))?;
-        if out_id.as_ref() == Some(&id) {
-            return Err(format!("merge: {i} is the output file {}", out.display()));
-        }
         if let Some((_, first)) = seen.iter().find(|(s, _)| *s == id) {
             return Err(format!("merge: {i} and {first} are the same file"));
         }
         seen.push((id, i));
     }
     let version = version.map_or(VERSION, |(v, _)| v);
-    let tmp = aside(&target);
+    let mut aside = Aside::create(out, &existing)?;
+    let tmp = aside.tmp_path().to_path_buf();
     let merged = (|| {
-        if out_id.is_some() {
-            std::fs::copy(&target, &tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        if out_len > 0 {
+            let (mut from, _) = open_regular(out)?;
+            std::io::copy(&mut from, aside.file())
+                .map_err(|e| format!("{}: {e}", tmp.display()))?;
         }
         let mut w = RecordWriter::append(&tmp, version)?;
         let size = w.size;
@@ -638,32 +718,14 @@ pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
         }
         w.finish()
     })();
-    match merged {
-        Ok(n) => {
-            std::fs::rename(&tmp, &target).map_err(|e| {
-                std::fs::remove_file(&tmp).ok();
-                format!("{}: {e}", target.display())
-            })?;
-            Ok(n)
-        }
-        Err(e) => {
-            std::fs::remove_file(&tmp).ok();
-            Err(format!("{e}; {} left as it was", out.display()))
-        }
+    match merged.and_then(|n| aside.commit().map(|_| n)) {
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("{e}; {} left as it was", out.display())),
     }
 }
 
 /// Records a merge reads and writes at once.
 const MERGE_CHUNK: usize = 2048;
-
-/// A name beside `path` for the file a merge writes before it is renamed.
-fn aside(path: &Path) -> std::path::PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.merge-{}.tmp", std::process::id()))
-}
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,10 @@ pub struct FileStats {
     pub name: String,
     pub version: u32,
     pub records: u64,
+    /// The count in the header: fewer than `records` while a datagen is
+    /// still writing the file (it counts now and then), or after one was
+    /// stopped before its last count.
+    pub header_count: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -124,6 +128,7 @@ pub fn gather(files: &[PathBuf]) -> Result<Stats, String> {
     let mut seen = HashSet::new();
     for (name, mut reader) in readers {
         let version = reader.version();
+        let header_count = reader.header_count();
         let before = st.records;
         while let Some(r) = reader.next_record()? {
             st.add(&r, version, &mut seen);
@@ -132,6 +137,7 @@ pub fn gather(files: &[PathBuf]) -> Result<Stats, String> {
             name,
             version,
             records: st.records - before,
+            header_count,
         });
     }
     Ok(st)
@@ -144,11 +150,20 @@ fn pct(n: u64, of: u64) -> f64 {
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         for file in &self.files {
-            writeln!(
+            write!(
                 f,
                 "{}: format version {}, {} records",
                 file.name, file.version, file.records
             )?;
+            if file.header_count < file.records {
+                write!(
+                    f,
+                    " (its header counts {}: being written, or its writer stopped \
+                     before the last count)",
+                    file.header_count
+                )?;
+            }
+            writeln!(f)?;
         }
         let valid = self.records - self.invalid;
         writeln!(
