@@ -276,8 +276,8 @@ pub struct ChainReader<R: Read> {
     next: usize,
     /// Records yielded, and bytes read (for messages).
     read: u64,
-    offset: u64,
-    /// `offset` after the last block that decoded.
+    consumed: u64,
+    /// `consumed` after the last block that decoded.
     whole: u64,
     done: bool,
 }
@@ -309,7 +309,7 @@ impl<R: Read> ChainReader<R> {
             block: Vec::new(),
             next: 0,
             read: 0,
-            offset: HEADER_SIZE as u64,
+            consumed: HEADER_SIZE as u64,
             whole: HEADER_SIZE as u64,
             done: false,
         })
@@ -321,7 +321,7 @@ impl<R: Read> ChainReader<R> {
     }
 
     /// The positions the header says the file holds.
-    pub fn count(&self) -> u64 {
+    pub fn positions(&self) -> u64 {
         self.header.count
     }
 
@@ -345,13 +345,13 @@ impl<R: Read> ChainReader<R> {
                 n: 0,
             };
             let block = read_block(&mut counted, self.header.version);
-            let at = self.offset;
-            self.offset += counted.n;
+            let at = self.consumed;
+            self.consumed += counted.n;
             match block {
                 Ok(Some(b)) => {
                     self.block = b;
                     self.next = 0;
-                    self.whole = self.offset;
+                    self.whole = self.consumed;
                 }
                 Ok(None) => {
                     self.done = true;

@@ -776,6 +776,16 @@ fn measure_file() {
     let dec = t.elapsed();
     assert!(back == records);
     std::fs::write(&out, &bytes).unwrap();
+    // The fixed-record file the chained one expands to, read from it.
+    if let Ok(fixed) = std::env::var("JANGGUN_CHAIN_BACK") {
+        let size = record_size(version).unwrap();
+        let reader = ChainReader::open(Path::new(&out)).unwrap();
+        let mut file = header_for(version, reader.positions()).to_vec();
+        for r in reader {
+            file.extend_from_slice(&r.unwrap()[..size]);
+        }
+        std::fs::write(fixed, file).unwrap();
+    }
     let mut kinds = [0u64; 4];
     let mut r = &bytes[HEADER_SIZE..];
     let mut blocks = 0;
