@@ -606,8 +606,9 @@ fn delta_plies(prev: &Known, stm: Color) -> u16 {
 }
 
 /// The flags a version-2 record is expected to have: in check from its
-/// position, a capture from its best move, decided from its score, the
-/// adjudication from the previous record. The tag stores what differs.
+/// position, a capture from its best move, decided from its score, a
+/// winning capture from the codec's own exchange test, the adjudication
+/// from the previous record. The tag stores what differs.
 fn expected_flags(
     prev: &Known,
     pos: Option<&Position>,
