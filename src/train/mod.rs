@@ -4,6 +4,7 @@
 //! Inference (`crate::nnue`) knows nothing of this module; the net's
 //! parameter layout both share is `crate::nnue::layout`.
 
+pub mod chain;
 pub mod checkpoint;
 pub mod cli;
 pub mod data;
