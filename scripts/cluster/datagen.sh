@@ -23,7 +23,7 @@
 # A dead host: left out when it takes no ssh login at the start; a host
 # that dies later fails its shards, which run again elsewhere. Run the same
 # command again after an interruption: finished shards are kept (WORK/shards)
-# and only the others are run. See README, "Many machines".
+# and only the others are run. See docs/CLUSTER.md.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=common.sh
