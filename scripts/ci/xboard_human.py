@@ -259,8 +259,10 @@ def main():
             pass_moves = [m for m in legal if is_pass(m)]
             sent_before = len(log.sent())
             # The pass goes at move --pass-at, or at the first move after it
-            # where a pass is legal (not in check).
-            if mine + 1 >= args.pass_at and passes == 0 and pass_moves:
+            # where a pass is legal (not in check); and whenever it is the
+            # only legal move, as a person would have to pass there too.
+            others = [m for m in legal if m not in pass_moves]
+            if pass_moves and (not others or (mine + 1 >= args.pass_at and passes == 0)):
                 choice = pass_moves[0]
                 after = sf.get_fen(rules, start, moves + [choice]).split()
                 expect = ("usermove @@@@", "setboard " + " ".join(after[:2]))
@@ -276,7 +278,7 @@ def main():
                 xdo("key", "Return")
                 passes += 1
             else:
-                choice = rng.choice([m for m in legal if m not in pass_moves])
+                choice = rng.choice(others)
                 expect = ("usermove " + uci_to_cecp(choice),)
                 for sq in squares(choice):
                     x, y = square_xy(sq, rows, cols)
