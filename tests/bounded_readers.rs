@@ -7,13 +7,16 @@
 //! (FIFOs, devices, signals and `ulimit` make these Unix tests.)
 #![cfg(unix)]
 
+mod bounded_run;
+
+use bounded_run::{finish, Run};
 use janggun::arena::openings::MAX_OPENINGS_BYTES;
 use janggun::arena::report::MAX_REPORT_BYTES;
 use janggun::arena::resume_pgn::MAX_PGN_BYTES;
-use std::io::{Read, Write};
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The binary under test: `JANGGUN_TEST_BIN` names another build (the one
 /// before a fix, to see these tests fail on it).
@@ -26,32 +29,6 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 /// Virtual memory for each run, in KiB: enough to start, far less than an
 /// endless read (or one of a file over its cap) would take.
 const MEMORY_KB: u64 = 1_000_000;
-
-/// How a run ended: `None` for the exit code when it had to be killed.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn failed_with(&self, text: &str) -> bool {
-        self.code.is_some_and(|c| c != 0) && self.stderr.contains(text)
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let clip = |s: &str| s.chars().take(2000).collect::<String>();
-        write!(
-            f,
-            "exit {:?}\nstdout: {}\nstderr: {}",
-            self.code,
-            clip(&self.stdout),
-            clip(&self.stderr)
-        )
-    }
-}
 
 /// Starts the binary with `args` in `dir` under the memory limit.
 fn start(dir: &Path, args: &[&str]) -> Child {
@@ -68,44 +45,8 @@ fn start(dir: &Path, args: &[&str]) -> Child {
         .expect("start janggun")
 }
 
-/// Waits for `child` until `limit`, feeding it `input`; kills it then.
-fn finish(mut child: Child, limit: Duration, input: &str) -> Run {
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let feeder = std::thread::spawn(move || {
-        stdin.write_all(input.as_bytes()).ok();
-    });
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            r.read_to_end(&mut v).ok();
-            String::from_utf8_lossy(&v).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status.code().unwrap_or(-1));
-        }
-        if start.elapsed() > limit {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    feeder.join().ok();
-    Run {
-        code,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
-
 fn run(dir: &Path, args: &[&str]) -> Run {
-    finish(start(dir, args), TIMEOUT, "")
+    finish(start(dir, args), TIMEOUT, Some(""))
 }
 
 /// A fresh directory for one test.
@@ -279,7 +220,7 @@ fn sigterm_before_the_first_game_ends_the_match_at_once() {
         .status()
         .unwrap();
     assert!(st.success());
-    let r = finish(child, Duration::from_secs(5), "");
+    let r = finish(child, Duration::from_secs(5), Some(""));
     assert!(r.code.is_some(), "SIGTERM did not end the match: {r:?}");
     assert_ne!(r.code, Some(0), "{r:?}");
     assert!(
@@ -302,7 +243,7 @@ fn perft_depth_is_bounded_as_go_perft_is() {
     assert_eq!(r.code, Some(0), "{r:?}");
     assert!(r.stdout.contains("Nodes searched: "), "{r:?}");
     // The protocol's `go perft` refuses the same depths with the same words.
-    let r = finish(start(&dir, &[]), TIMEOUT, "go perft 21\nquit\n");
+    let r = finish(start(&dir, &[]), TIMEOUT, Some("go perft 21\nquit\n"));
     assert!(r.stdout.contains("above the limit 20"), "{r:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -6,13 +6,15 @@
 //! (FIFOs, devices, links and `ulimit` make these Unix tests.)
 #![cfg(unix)]
 
+mod bounded_run;
+
+use bounded_run::{finish, Run};
 use janggun::board::notation::setup_fen;
 use janggun::board::{Position, RuleSet, Setup};
 use janggun::train::record::{header, Sample, HEADER_SIZE, RECORD_SIZE};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const BIN: &str = env!("CARGO_BIN_EXE_janggun");
 /// Far more than any refusal needs; a run still going then has hung.
@@ -21,38 +23,12 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 /// start, far less than an endless read would take.
 const MEMORY_KB: u64 = 1_000_000;
 
-/// How a run ended: `None` for the exit code when it had to be killed.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    fn failed_with(&self, text: &str) -> bool {
-        self.code.is_some_and(|c| c != 0) && self.stderr.contains(text)
-    }
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let clip = |s: &str| s.chars().take(2000).collect::<String>();
-        write!(
-            f,
-            "exit {:?}\nstdout: {}\nstderr: {}",
-            self.code,
-            clip(&self.stdout),
-            clip(&self.stderr)
-        )
-    }
-}
-
 /// Runs the binary with `args` in `dir` through `sh -c`, after the shell
 /// commands `limits` (`ulimit`s, `trap`s), feeding `input`; kills it after
 /// `TIMEOUT`.
 fn run_in(dir: &Path, limits: &str, args: &[&str], input: &str) -> Run {
     let script = format!("{limits}\nexec \"$0\" \"$@\"");
-    let mut child = Command::new("sh")
+    let child = Command::new("sh")
         .arg("-c")
         .arg(script)
         .arg(BIN)
@@ -63,38 +39,7 @@ fn run_in(dir: &Path, limits: &str, args: &[&str], input: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start janggun");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let feeder = std::thread::spawn(move || {
-        stdin.write_all(input.as_bytes()).ok();
-    });
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            r.read_to_end(&mut v).ok();
-            String::from_utf8_lossy(&v).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status.code().unwrap_or(-1));
-        }
-        if start.elapsed() > TIMEOUT {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    feeder.join().ok();
-    Run {
-        code,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    finish(child, TIMEOUT, Some(input))
 }
 
 fn run(dir: &Path, args: &[&str]) -> Run {

@@ -5,12 +5,14 @@
 //! keeps its memory; an engine started by a wrapper script is ended with
 //! the script.
 
+mod bounded_run;
 mod match_common;
 
+use bounded_run::{finish, Run};
 use janggun::arena::record::totals;
 use janggun::arena::{report, EndKind};
 use match_common::*;
-use std::io::Read;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -172,30 +174,9 @@ fn bin() -> String {
 /// far less than reading an endless output would take.
 const MEMORY_KB: u64 = 1_000_000;
 
-/// How a run of the binary ended: `None` for the exit code when it had to
-/// be killed at the deadline.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-impl std::fmt::Debug for Run {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let clip = |s: &str| s.chars().take(2000).collect::<String>();
-        write!(
-            f,
-            "exit {:?}\nstdout: {}\nstderr: {}",
-            self.code,
-            clip(&self.stdout),
-            clip(&self.stderr)
-        )
-    }
-}
-
 /// Runs `janggun match args` under `MEMORY_KB`, killed after `limit`.
 fn run_binary(a: &[String], limit: Duration) -> Run {
-    let mut child = Command::new("sh")
+    let child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {MEMORY_KB}\nexec \"$0\" match \"$@\""))
         .arg(bin())
@@ -205,32 +186,7 @@ fn run_binary(a: &[String], limit: Duration) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start janggun");
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            r.read_to_end(&mut v).ok();
-            String::from_utf8_lossy(&v).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().unwrap()));
-    let err = drain(Box::new(child.stderr.take().unwrap()));
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status.code().unwrap_or(-1));
-        }
-        if start.elapsed() > limit {
-            child.kill().ok();
-            child.wait().ok();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Run {
-        code,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
+    finish(child, limit, None)
 }
 
 /// Plays two games of `faulty` against `steady` in the binary; each must
