@@ -404,3 +404,30 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
     assert!(!ok && err.contains("nothing.bin"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_net_replaces_only_a_net() {
+    let dir = scratch("replace");
+    let path = random_screlu_net(&dir, &[]);
+    let file = dir.join(&path);
+    // The same net again (its name is its content's hash): replaced.
+    assert_eq!(random_screlu_net(&dir, &[]), path);
+    // Something else under that name is never replaced.
+    std::fs::write(&file, "my notes").unwrap();
+    let (ok, _, err) = run(
+        &dir,
+        &[
+            "net",
+            "random",
+            "--out-dir",
+            ".",
+            "--activation",
+            "screlu",
+            "--buckets",
+            "8",
+        ],
+    );
+    assert!(!ok && err.contains("not replaced"), "{err}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"my notes");
+    std::fs::remove_dir_all(&dir).ok();
+}

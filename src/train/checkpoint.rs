@@ -11,6 +11,7 @@ use super::optim::AdamW;
 use super::trainer::check_scale;
 use crate::nnue::layout::{Activation, Arch};
 use crate::util::file::open_regular;
+use crate::util::outfile::{write_whole, Existing};
 use std::io::Read;
 use std::path::Path;
 
@@ -40,10 +41,10 @@ pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
     for v in c.model.params.iter().chain(&c.adam.m).chain(&c.adam.v) {
         b.extend_from_slice(&v.to_le_bytes());
     }
-    // Written aside and renamed, so a kill never leaves half a checkpoint.
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, &b).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    // Written aside and renamed, so a kill never leaves half a checkpoint;
+    // only a checkpoint is ever replaced.
+    let existing = Existing::Prefix(&[MAGIC], "a Janggun trainer checkpoint");
+    write_whole(path, &existing, &b)
 }
 
 /// Reads a checkpoint: a regular file, its header first, then exactly the

@@ -301,7 +301,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     // never written.
     let net = model.quantise(scale)?;
     let path = args.out_dir.join(net.name());
-    std::fs::write(&path, net.to_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::util::outfile::write_whole(&path, &NET_FILE, &net.to_bytes())?;
     let probe = &val_set[..val_set.len().min(5000)];
     let (mean, worst) = trainer::quantisation_error(&model, scale, probe)?;
     eprintln!(
@@ -312,3 +312,8 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     crate::outln!("{}", path.display());
     Ok(())
 }
+
+/// What may be replaced where a net is written: a net (its name is its
+/// content's hash, so the same net again), never another file.
+pub const NET_FILE: crate::util::outfile::Existing<'static> =
+    crate::util::outfile::Existing::Prefix(&[crate::nnue::layout::MAGIC], "a Janggun net file");

@@ -139,8 +139,7 @@ pub fn run(args: NetArgs) -> Result<(), String> {
             let net = Model::new(arch, seed).quantise(scale)?;
             std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
             let path = out_dir.join(net.name());
-            std::fs::write(&path, net.to_bytes())
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            crate::util::outfile::write_whole(&path, &super::cli::NET_FILE, &net.to_bytes())?;
             crate::outln!("{}", path.display());
             Ok(())
         }
