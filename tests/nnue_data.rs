@@ -5,6 +5,7 @@
 
 use janggun::board::Color;
 use janggun::search::score::WIN_BOUND;
+use janggun::train::datafile;
 use janggun::train::datagen::{run, DatagenConfig};
 use janggun::train::record::{self, Flags, Meta, Sample, HEADER_SIZE, RECORD_SIZE};
 use std::path::PathBuf;
@@ -36,7 +37,7 @@ fn datagen_is_deterministic_and_writes_valid_records() {
     run(&options(b.clone(), 7)).unwrap();
     let (ba, bb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
     assert_eq!(ba, bb);
-    let recs = record::read_file(&a).unwrap();
+    let recs = datafile::read_file(&a).unwrap();
     assert!(recs.len() > 50, "only {} records", recs.len());
     assert_eq!(record::check_header(&ba, "a").unwrap(), recs.len() as u64);
     // Every searched position is written, its flags saying what the
@@ -63,7 +64,7 @@ fn datagen_is_deterministic_and_writes_valid_records() {
     assert!(recs.iter().any(|r| r[31] != 1));
     // Another seed plays other games; appending keeps the earlier records.
     run(&options(a.clone(), 8)).unwrap();
-    let more = record::read_file(&a).unwrap();
+    let more = datafile::read_file(&a).unwrap();
     assert!(more.len() > recs.len());
     assert_eq!(&more[..recs.len()], &recs[..]);
     let n = (more.len() - recs.len()).min(recs.len());
@@ -77,7 +78,7 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     opts.games = None;
     opts.positions = Some(40);
     run(&opts).unwrap();
-    let recs = record::read_file(&a).unwrap();
+    let recs = datafile::read_file(&a).unwrap();
     assert_eq!(recs.len(), 40);
 
     // A file stopped in the middle of a record, its header counting no
@@ -88,15 +89,17 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     let mut part = bytes[..HEADER_SIZE + 10 * RECORD_SIZE + 17].to_vec();
     part[16..24].copy_from_slice(&8u64.to_le_bytes());
     std::fs::write(&cut, &part).unwrap();
-    assert_eq!(record::read_file(&cut).unwrap(), recs[..10].to_vec());
+    assert_eq!(datafile::read_file(&cut).unwrap(), recs[..10].to_vec());
 
     // Merge: two good inputs concatenate (the cut one's partial record dropped).
     let out = temp("merged.bin");
     assert_eq!(
-        record::merge(&out, &[a.display().to_string(), cut.display().to_string()]).unwrap(),
+        datafile::merge(&out, &[a.display().to_string(), cut.display().to_string()])
+            .unwrap()
+            .0,
         50
     );
-    let merged = record::read_file(&out).unwrap();
+    let merged = datafile::read_file(&out).unwrap();
     assert_eq!(&merged[..40], &recs[..]);
     assert_eq!(&merged[40..], &recs[..10]);
 
@@ -106,16 +109,16 @@ fn merge_checks_headers_and_truncated_files_read_whole_records() {
     b[0] = b'X';
     std::fs::write(&bad, &b).unwrap();
     let before = std::fs::read(&out).unwrap();
-    let err = record::merge(&out, &[a.display().to_string(), bad.display().to_string()]);
+    let err = datafile::merge(&out, &[a.display().to_string(), bad.display().to_string()]);
     assert!(err.unwrap_err().contains("bad magic"));
     let mut v = bytes.clone();
     v[8] = 3;
     std::fs::write(&bad, &v).unwrap();
-    assert!(record::merge(&out, &[bad.display().to_string()])
+    assert!(datafile::merge(&out, &[bad.display().to_string()])
         .unwrap_err()
         .contains("version"));
     std::fs::write(&bad, &bytes[..20]).unwrap();
-    assert!(record::merge(&out, &[bad.display().to_string()]).is_err());
+    assert!(datafile::merge(&out, &[bad.display().to_string()]).is_err());
     assert_eq!(std::fs::read(&out).unwrap(), before);
     // Appending to a file with a bad header is refused too.
     let mut o = options(bad.clone(), 1);
@@ -157,7 +160,7 @@ fn every_reader_checks_the_header_count_against_the_file() {
     let mut d = bytes.clone();
     d[16..24].copy_from_slice(&100u64.to_le_bytes());
     std::fs::write(&damaged, &d).unwrap();
-    let e = record::read_file(&damaged).unwrap_err();
+    let e = datafile::read_file(&damaged).unwrap_err();
     assert!(e.contains("counts 100") && e.contains("holds 30"), "{e}");
     let out = temp("count-out.bin");
     std::fs::copy(&good, &out).unwrap();
@@ -227,7 +230,7 @@ fn every_reader_checks_the_header_count_against_the_file() {
     l[16..24].copy_from_slice(&12u64.to_le_bytes());
     l.extend_from_slice(&[0xAB; 7]);
     std::fs::write(&live, &l).unwrap();
-    assert_eq!(record::read_file(&live).unwrap().len(), 30);
+    assert_eq!(datafile::read_file(&live).unwrap().len(), 30);
     let (code, text, err) = janggun(&dir, &["datagen", "stats", "count-live.bin"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
