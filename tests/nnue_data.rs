@@ -1,10 +1,12 @@
 //! `janggun datagen` end to end: deterministic files, valid records with
 //! flags that match their positions, merge's header check, reading a file
 //! cut short, and every reader checking the header's count against the
-//! file.
+//! file, in the fixed-record format (`--format 2`) and the chained one
+//! (3, the default).
 
 use janggun::board::Color;
 use janggun::search::score::WIN_BOUND;
+use janggun::train::chain::{self, CHAIN_VERSION};
 use janggun::train::datafile;
 use janggun::train::datagen::{run, DatagenConfig};
 use janggun::train::record::{self, Flags, Meta, Sample, HEADER_SIZE, RECORD_SIZE};
@@ -26,6 +28,7 @@ fn options(out: PathBuf, seed: u64) -> DatagenConfig {
         seed,
         games: Some(3),
         progress: Duration::from_secs(3600),
+        version: 2,
         ..DatagenConfig::new(out)
     }
 }
@@ -146,23 +149,38 @@ fn janggun(dir: &std::path::Path, args: &[&str]) -> (Option<i32>, String, String
 /// rewrites the count now and then) and is read whole, with a note.
 #[test]
 fn every_reader_checks_the_header_count_against_the_file() {
-    let good = temp("count-good.bin");
+    header_count_rules("2");
+}
+
+#[test]
+fn every_reader_checks_a_chained_files_count_too() {
+    header_count_rules("3");
+}
+
+fn header_count_rules(format: &str) {
+    // A folder a format: the two tests run at once.
+    let dir = temp(&format!("format-{format}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("count-good.bin");
     let mut o = options(good.clone(), 5);
     o.games = None;
     o.positions = Some(30);
+    o.version = format.parse().unwrap();
+    let chained = o.version == CHAIN_VERSION;
     run(&o).unwrap();
     let bytes = std::fs::read(&good).unwrap();
-    assert_eq!(record::check_header(&bytes, "g").unwrap(), 30);
-    let dir = good.parent().unwrap().to_path_buf();
+    assert_eq!(datafile::count(&good).unwrap().header_count, 30);
 
     // Counts 100, holds 30.
-    let damaged = temp("count-damaged.bin");
+    let damaged = dir.join("count-damaged.bin");
     let mut d = bytes.clone();
     d[16..24].copy_from_slice(&100u64.to_le_bytes());
     std::fs::write(&damaged, &d).unwrap();
     let e = datafile::read_file(&damaged).unwrap_err();
     assert!(e.contains("counts 100") && e.contains("holds 30"), "{e}");
-    let out = temp("count-out.bin");
+    let e = datafile::count(&damaged).unwrap_err();
+    assert!(e.contains("counts 100") && e.contains("holds 30"), "{e}");
+    let out = dir.join("count-out.bin");
     std::fs::copy(&good, &out).unwrap();
     let out_before = std::fs::read(&out).unwrap();
     for args in [
@@ -184,7 +202,11 @@ fn every_reader_checks_the_header_count_against_the_file() {
             "1",
             "--nodes",
             "100",
+            "--format",
+            format,
         ],
+        vec!["datagen", "count", "count-good.bin", "count-damaged.bin"],
+        vec!["datagen", "convert", "count-damaged.bin", "count-conv.bin"],
         vec![
             "train",
             "count-damaged.bin",
@@ -216,6 +238,7 @@ fn every_reader_checks_the_header_count_against_the_file() {
     assert_eq!(std::fs::read(&damaged).unwrap(), d);
     assert_eq!(std::fs::read(&out).unwrap(), out_before);
     assert!(!dir.join("count-new.bin").exists());
+    assert!(!dir.join("count-conv.bin").exists());
     assert!(
         !dir.join("count-t").exists()
             || std::fs::read_dir(dir.join("count-t"))
@@ -224,26 +247,51 @@ fn every_reader_checks_the_header_count_against_the_file() {
                 .is_none()
     );
 
-    // Counts 12 of its 30, a partial record after them: being written.
-    let live = temp("count-live.bin");
+    // Counts 12 of its 30, a partial record (or the start of a block)
+    // after them: being written.
+    let live = dir.join("count-live.bin");
     let mut l = bytes.clone();
     l[16..24].copy_from_slice(&12u64.to_le_bytes());
-    l.extend_from_slice(&[0xAB; 7]);
+    if chained {
+        l.extend_from_slice(&bytes[HEADER_SIZE..HEADER_SIZE + 7]);
+    } else {
+        l.extend_from_slice(&[0xAB; 7]);
+    }
     std::fs::write(&live, &l).unwrap();
     assert_eq!(datafile::read_file(&live).unwrap().len(), 30);
+    let (code, text, err) = janggun(&dir, &["datagen", "count", "count-live.bin"]);
+    assert_eq!((code, text.as_str()), (Some(0), "30\n"), "{err}");
     let (code, text, err) = janggun(&dir, &["datagen", "stats", "count-live.bin"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
         text.contains("30 records") && text.contains("header counts 12"),
         "{text}"
     );
-    let merged = temp("count-merged.bin");
+    let merged = dir.join("count-merged.bin");
     let (code, _, err) = janggun(
         &dir,
         &["datagen", "merge", "count-merged.bin", "count-live.bin"],
     );
     assert_eq!(code, Some(0), "{err}");
+    // A new output is chained: a chained input's blocks as they were, a
+    // fixed one's records as blocks.
     let m = std::fs::read(&merged).unwrap();
-    assert_eq!(record::check_header(&m, "m").unwrap(), 30);
-    assert_eq!(&m[HEADER_SIZE..], &bytes[HEADER_SIZE..]);
+    assert_eq!(chain::read_header(&m, "m").unwrap().count, 30);
+    if chained {
+        assert_eq!(&m[HEADER_SIZE..], &bytes[HEADER_SIZE..]);
+    }
+    assert_eq!(
+        datafile::read_file(&merged).unwrap(),
+        datafile::read_file(&good).unwrap()
+    );
+    // Converted, the 30 are counted.
+    let (code, _, err) = janggun(
+        &dir,
+        &["datagen", "convert", "count-live.bin", "count-conv.bin"],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("header counts 12"), "{err}");
+    let c = datafile::count(&dir.join("count-conv.bin")).unwrap();
+    assert_eq!((c.records, c.header_count), (30, 30));
+    std::fs::remove_file(dir.join("count-conv.bin")).unwrap();
 }

@@ -400,11 +400,7 @@ impl<R: Read> ChainReader<R> {
                     self.block.clear();
                     self.next = 0;
                     if self.read < self.header.count {
-                        return Err(format!(
-                            "{}: holds {} positions, its header says {}: it was cut short \
-                             or damaged",
-                            self.name, self.read, self.header.count
-                        ));
+                        return Err(cut_short(&self.name, self.header.count, self.read));
                     }
                     return Ok(None);
                 }
@@ -1064,6 +1060,15 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A file whose header counts more records than its blocks hold, in the
+/// fixed-record formats' words.
+fn cut_short(name: &str, count: u64, held: u64) -> String {
+    format!(
+        "{name}: the header counts {count} records but the file holds {held}: it was cut \
+         short or damaged"
+    )
+}
+
 /// What a block cut short by the end of the file reads as.
 const ENDS_INSIDE: &str = "the file ends inside a block";
 
@@ -1191,10 +1196,7 @@ pub fn skim(mut input: impl Read, name: &str) -> Result<Skim, String> {
         }
     }
     if records < header.count {
-        return Err(format!(
-            "{name}: holds {records} positions, its header says {}: it was cut short or damaged",
-            header.count
-        ));
+        return Err(cut_short(name, header.count, records));
     }
     Ok(Skim {
         header,

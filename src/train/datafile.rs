@@ -351,11 +351,12 @@ pub fn convert(input: &Path, out: &Path, to: Option<u32>) -> Result<Converted, S
     };
     let mut note = reader.note();
     if reader.tail() > 0 {
-        note = Some(format!(
+        let tail = format!(
             "{}: its last {} bytes, a block being written, are not converted",
             input.display(),
             reader.tail()
-        ));
+        );
+        note = Some(note.map_or(tail.clone(), |n| format!("{n}; {tail}")));
     }
     aside
         .commit()

@@ -495,7 +495,7 @@ fn truncated_files_are_errors() {
         assert!(!e.contains('\n'), "{e}");
         if len >= HEADER_SIZE {
             assert!(
-                e.contains("ends inside a block") || e.contains("holds 0 positions"),
+                e.contains("ends inside a block") || e.contains("file holds 0"),
                 "{len}: {e}"
             );
         }
@@ -507,7 +507,7 @@ fn truncated_files_are_errors() {
     b[16..24].copy_from_slice(&(n + 1).to_le_bytes());
     let e = try_decode(&b).unwrap_err();
     assert!(
-        e.contains("its header says") && e.contains("cut short"),
+        e.contains("header counts") && e.contains("cut short"),
         "{e}"
     );
     // One short of them is a file being written (its writer counts now
@@ -608,7 +608,7 @@ fn garbage_and_huge_lengths_are_errors_without_large_allocations() {
     assert!(huge(&[5, 0, 0, 0]).contains("ends inside a block"));
     // No blocks at all, and a count of many.
     let e = try_decode(&header(VERSION, u64::MAX)).unwrap_err();
-    assert!(e.contains("holds 0 positions"), "{e}");
+    assert!(e.contains("file holds 0"), "{e}");
     let e = try_decode(b"JGNNDATA").unwrap_err();
     assert!(e.contains("too short"), "{e}");
 }
