@@ -123,8 +123,19 @@ fn convert_goes_both_ways_byte_for_byte() {
     refused(
         &dir,
         &["datagen", "convert", "v2.bin", "x.bin", "--to", "7"],
-        "--to 7",
+        "'7' for '--to",
     );
+    // "fixed" is the records' own version, whatever the input.
+    ok(
+        &dir,
+        &["datagen", "convert", "v2.bin", "x.bin", "--to", "fixed"],
+    );
+    assert_eq!(read(&dir, "x.bin"), read(&dir, "v2.bin"));
+    ok(
+        &dir,
+        &["datagen", "convert", "v1.jgc", "x.bin", "--to", "fixed"],
+    );
+    assert_eq!(read(&dir, "x.bin"), read(&dir, "v1.bin"));
     refused(
         &dir,
         &["datagen", "convert", "v2.bin", "./v2.bin"],

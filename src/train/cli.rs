@@ -101,10 +101,11 @@ pub enum DatagenCommand {
     Convert {
         input: PathBuf,
         out: PathBuf,
-        /// The format to write: 3 (chained), or the version of the records
-        /// (1 or 2: the fixed records as they are; never another version).
+        /// The format to write: 3 or chained; fixed, or the version of the
+        /// records (1 or 2: the fixed records as they are; never another
+        /// version).
         #[arg(long)]
-        to: Option<u32>,
+        to: Option<super::datafile::Target>,
     },
     /// The records each data file holds (of any format), one number a
     /// line: what a script asks instead of reckoning from a file's size.

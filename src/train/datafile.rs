@@ -271,6 +271,36 @@ fn refuse_resume_point(out: &Path, what: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The format `datagen convert --to` asks for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Format 3.
+    Chained,
+    /// The fixed records the input holds, of their own version.
+    Fixed,
+    /// Format 1 or 2 (the records' own version), or 3.
+    Version(u32),
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Target, String> {
+        match s {
+            "chained" => Ok(Target::Chained),
+            "fixed" => Ok(Target::Fixed),
+            _ => match s.parse::<u32>() {
+                Ok(CHAIN_VERSION) => Ok(Target::Chained),
+                Ok(v @ (VERSION_V1 | VERSION)) => Ok(Target::Version(v)),
+                _ => Err(format!(
+                    "must be {CHAIN_VERSION} or chained, or fixed or the records' own \
+                     version ({VERSION_V1} or {VERSION})"
+                )),
+            },
+        }
+    }
+}
+
 /// What a conversion wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Converted {
@@ -285,8 +315,8 @@ pub struct Converted {
 
 /// `janggun datagen convert`: the records of `input` (any format) written
 /// to `out` as format `to`: 3 (chained), or the fixed records they are
-/// (`to` then the records' own version: a version-1 record has no flags,
-/// and a version-2 one cannot lose them, so records never change version).
+/// (of the records' own version: a version-1 record has no flags, and a
+/// version-2 one cannot lose them, so records never change version).
 /// By default a fixed-record file becomes chained and a chained one the
 /// fixed records it holds. Nothing is lost either way: a finished fixed
 /// file converted to chained and back is the same bytes, and a chained
@@ -294,7 +324,7 @@ pub struct Converted {
 /// wrote, a block a game, comes back as convert's blocks of the same
 /// records). `out` is written aside and renamed over its name once whole;
 /// an existing `out` is replaced only when it is a data file.
-pub fn convert(input: &Path, out: &Path, to: Option<u32>) -> Result<Converted, String> {
+pub fn convert(input: &Path, out: &Path, to: Option<Target>) -> Result<Converted, String> {
     let mut files = Files::new();
     files.input("input", input).output("output", out);
     files.check().map_err(|e| format!("convert: {e}"))?;
@@ -305,20 +335,15 @@ pub fn convert(input: &Path, out: &Path, to: Option<u32>) -> Result<Converted, S
     let version = reader.version();
     let format = match to {
         None if reader.is_chained() => version,
-        None => CHAIN_VERSION,
-        Some(CHAIN_VERSION) => CHAIN_VERSION,
-        Some(v) if v == version => v,
-        Some(v) if records_version(v).is_some() => {
+        None | Some(Target::Chained) => CHAIN_VERSION,
+        Some(Target::Fixed) => version,
+        Some(Target::Version(v)) if v == version || v == CHAIN_VERSION => v,
+        Some(Target::Version(v)) => {
             return Err(format!(
                 "convert: {} holds version-{version} records; they are written as format \
                  {version} or {CHAIN_VERSION}, never as version {v} (version 1 has no \
                  flags: a version-1 record written as version 2 would claim none set)",
                 input.display()
-            ))
-        }
-        Some(v) => {
-            return Err(format!(
-                "convert: --to {v} (must be {VERSION_V1}, {VERSION} or {CHAIN_VERSION})"
             ))
         }
     };
