@@ -178,7 +178,8 @@ mkdir -p "$t/sdg/shards"
 part=$t/sdg/shards/seed-2.bin.part
 "$bin" datagen --threads 1 --seed 2 --nodes 300 --positions 120 --random-plies 8 \
     --progress 100000 --resume --out "$part" 2>/dev/null
-head -c 60 "$part" | tail -c 28 >>"$part"
+head -c 60 "$part" | tail -c 28 >"$t/cut"
+cat "$t/cut" >>"$part"
 scripts/cluster/slurm/submit.sh datagen --work "$t/sdg" --seeds 1-3 --nodes 300 \
     --positions 300 --binary "$bin" --wait
 for s in 1 2 3; do
