@@ -733,7 +733,8 @@ fn the_format_is_fixed() {
 }
 
 /// Real self-play data from the store: the held-out shard (version 2) and
-/// the start of a version-1 shard, when `xz` is there to unpack them.
+/// the start of a version-1 shard, when `xz` is there to unpack them
+/// (stored chained, or fixed as the store once kept them).
 fn store_records(name: &str, bytes: usize) -> Option<(u32, Vec<Raw>)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("nets/data")
@@ -753,6 +754,14 @@ fn store_records(name: &str, bytes: usize) -> Option<(u32, Vec<Raw>)> {
             return None;
         }
     };
+    // The store keeps its files chained: its records are the first of them.
+    if is_chained(&out) {
+        let r = ChainReader::new(&out[..], name).unwrap();
+        let version = r.version();
+        let n = bytes / record_size(version).unwrap();
+        let records = r.take(n).collect::<Result<Vec<Raw>, String>>().unwrap();
+        return Some((version, records));
+    }
     let h = crate::train::record::read_header(&out, name).unwrap();
     let size = h.record_size;
     let body = &out[HEADER_SIZE..];
