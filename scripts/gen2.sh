@@ -5,7 +5,8 @@
 #   data    gen0 and gen1 as nn-abc4e3e48b16 had them (scripts/train_net.sh
 #           with NET=abc4e3e48b16 SKIP_TRAIN=1), then gen2: self-play by
 #           BASE, nn-abc4e3e48b16 (the shipped net before gen2's), in
-#           data format 2, GEN2_NODES a move, 8 random plies with the opening
+#           data format 3 (chained; the shards were first made in format 2,
+#           the same records), GEN2_NODES a move, 8 random plies with the opening
 #           check, win adjudication, one thread a shard, shards of
 #           GEN2_SHARD records (a shard's file is the same bytes for the same
 #           seed; a shard cut short goes on from its resume point);
@@ -42,7 +43,7 @@ JOBS=${JOBS:-2}
 # the hours of self-play survive a new machine once nets/data is committed.
 STORE=${STORE:-nets/data}
 export STORE
-store() { "$(dirname "$0")/data_store.sh" "$@"; }
+store() { BIN=$BIN "$(dirname "$0")/data_store.sh" "$@"; }
 # The trainer's recipe (`recipe NAME=VALUE...`): the sweep varies one thing
 # at a time from it.
 . "$(dirname "$0")/recipe.sh"
@@ -60,8 +61,8 @@ gen2_files() {
     for s in $GEN2_SHARDS; do printf '%s ' "$DATA/gen2_seed$s.bin"; done
 }
 
-# Format 2: a 32-byte header and 40-byte records.
-gen2_complete() { [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((32 + 40 * GEN2_SHARD)) ]; }
+# A shard of any format holding GEN2_SHARD records, as the binary counts them.
+gen2_complete() { [ -f "$1" ] && [ "$("$BIN" datagen count "$1" 2>/dev/null)" = "$GEN2_SHARD" ]; }
 save_gen2() {
     for seed in $GEN2_SHARDS; do
         f="$DATA/gen2_seed$seed.bin"
@@ -86,7 +87,7 @@ make_gen2() {
         # Every setting spelt out, so that a later default cannot change a
         # shard.
         "$BIN" datagen --nnue "$GEN2_NET" --threads 1 --seed "$seed" --nodes "$GEN2_NODES" \
-            --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
+            --random-plies 8 --format 3 --verify-nodes 5000 --verify-limit 500 \
             --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
             --positions "$GEN2_SHARD" --out "$f" --progress 120 2>>"$DATA/gen2_seed$seed.log" &
         n=$((n + 1))

@@ -59,8 +59,8 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
     # The data store (scripts/data_store.sh) keeps the file in git, so a new
     # machine unpacks it rather than spending the quarter hour again.
     if [ ! -f "$HELDOUT.done" ]; then
-        "$(dirname "$0")/data_store.sh" restore "$HELDOUT"
-        if [ -f "$HELDOUT" ] && [ "$(wc -c <"$HELDOUT")" -eq $((32 + 40 * want)) ]; then
+        BIN=$BIN "$(dirname "$0")/data_store.sh" restore "$HELDOUT"
+        if [ -f "$HELDOUT" ] && [ "$("$BIN" datagen count "$HELDOUT" 2>/dev/null)" = "$want" ]; then
             touch "$HELDOUT.done"
         fi
     fi
@@ -72,11 +72,11 @@ if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
         # Every datagen setting spelt out, so a later default cannot change
         # the file.
         "$BIN" datagen --nnue "$HELDOUT_NET" --threads 1 --seed 7001 --nodes 5000 \
-            --random-plies 8 --format 2 --verify-nodes 5000 --verify-limit 500 \
+            --random-plies 8 --format 3 --verify-nodes 5000 --verify-limit 500 \
             --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
             --positions "$want" --out "$HELDOUT" --progress 60
         touch "$HELDOUT.done"
-        "$(dirname "$0")/data_store.sh" save "$HELDOUT"
+        BIN=$BIN "$(dirname "$0")/data_store.sh" save "$HELDOUT"
     fi
     for net in "$BASE" "$CAND"; do
         "$BIN" net loss "$net" "$HELDOUT"

@@ -11,7 +11,8 @@
 #
 #   gen1  nn-abc4e3e48b16's gen1 shards (below; seeds 11..18, restored from
 #         the data store or played again);
-#   gen2  self-play by nets/nn-abc4e3e48b16.jnn in data format 2: seeds
+#   gen2  self-play by nets/nn-abc4e3e48b16.jnn (made in data format 2,
+#         stored in format 3, the same records; played again in 3): seeds
 #         101..144 and 165..180, 100,000 records each, 3000 nodes a move, one
 #         thread a shard, 8 random plies with the opening check, win
 #         adjudication (scripts/gen2.sh gen2 owns the settings and makes
@@ -150,8 +151,7 @@ if [ "$NET" != abc4e3e48b16 ]; then
             GEN2_SHARDS=$G2SEEDS "$(dirname "$0")/gen2.sh" gen2
     fi
     for f in $files; do
-        # Format 2: a 32-byte header and 40-byte records.
-        if [ ! -f "$f" ] || [ "$(wc -c <"$f")" -ne $((32 + 40 * G2RECORDS)) ]; then
+        if [ ! -f "$f" ] || [ "$("$BIN" datagen count "$f" 2>/dev/null)" != "$G2RECORDS" ]; then
             echo "train_net: $f is not complete; run again to resume it" >&2
             exit 1
         fi
@@ -168,9 +168,9 @@ GEN1_NET=${GEN1_NET:-nets/nn-c7f2d971be0b.jnn}
 GEN0=${GEN0-"1:436033 2:144606"}
 GEN1=${GEN1:-"11:221919 12:223167 13:225797 14:224596 15:169296 16:165231 17:163052 18:168406"}
 JOBS=${JOBS:-2}
-store() { "$(dirname "$0")/data_store.sh" "$@"; }
-# Version 1 files: a 32-byte header and 32-byte records.
-complete() { [ -f "$1" ] && [ "$(wc -c <"$1")" -eq $((32 + 32 * $2)) ]; }
+store() { BIN=$BIN "$(dirname "$0")/data_store.sh" "$@"; }
+# A shard of any format holding $2 records, as the binary counts them.
+complete() { [ -f "$1" ] && [ "$("$BIN" datagen count "$1" 2>/dev/null)" = "$2" ]; }
 make_shard() { # generation, seed, records, threads, extra datagen arguments...
     gen=$1 seed=$2 count=$3 threads=$4
     shift 4

@@ -1,8 +1,12 @@
 //! `janggun datagen --resume`: a run cut short (by its cap, or killed in
 //! the middle of a game) and resumed writes byte for byte the file of one
 //! uninterrupted run; a resume point that does not belong to the file, or
-//! to these settings, is refused with the file left as it was.
+//! to these settings, is refused with the file left as it was. The tests
+//! that reckon in bytes write fixed records (`--format 2`); the chained
+//! format (3, the default) has its own below.
 
+use janggun::train::chain::{ChainReader, CHAIN_VERSION};
+use janggun::train::datafile;
 use janggun::train::datagen::{run, DatagenConfig};
 use janggun::train::record::{self, HEADER_SIZE, RECORD_SIZE};
 use janggun::train::resume::{self, ResumePoint};
@@ -25,7 +29,16 @@ fn opts(out: &Path, positions: u64) -> DatagenConfig {
         positions: Some(positions),
         resume: true,
         progress: Duration::from_secs(3600),
+        version: 2,
         ..DatagenConfig::new(out.to_path_buf())
+    }
+}
+
+/// [`opts`] writing the chained format.
+fn chained(out: &Path, positions: u64) -> DatagenConfig {
+    DatagenConfig {
+        version: CHAIN_VERSION,
+        ..opts(out, positions)
     }
 }
 
@@ -39,7 +52,7 @@ fn a_run_cut_by_its_cap_and_resumed_is_the_uninterrupted_file() {
     let whole = dir.join("whole.bin");
     run(&opts(&whole, 400)).unwrap();
     let want = std::fs::read(&whole).unwrap();
-    assert_eq!(record::read_file(&whole).unwrap().len(), 400);
+    assert_eq!(datafile::read_file(&whole).unwrap().len(), 400);
 
     let part = dir.join("part.bin");
     run(&opts(&part, 150)).unwrap();
@@ -91,9 +104,10 @@ fn records_past_the_point_are_a_cut_off_game_and_are_replaced() {
     assert_eq!(std::fs::read(&f).unwrap(), want);
 }
 
-#[test]
-fn a_killed_process_resumes_to_the_same_file() {
-    let dir = scratch("process");
+/// Runs `janggun datagen` to `positions` records of `format`, killed
+/// once its file is longer than `kill_at` bytes, then resumed: the file of
+/// one whole run.
+fn killed_and_resumed(dir: &Path, format: &str, positions: &str, kill_at: u64) {
     let bin = env!("CARGO_BIN_EXE_janggun");
     let datagen = |out: &Path| {
         let mut c = Command::new(bin);
@@ -105,10 +119,12 @@ fn a_killed_process_resumes_to_the_same_file() {
             "200",
             "--seed",
             "4",
+            "--format",
+            format,
         ])
         .args([
             "--positions",
-            "600",
+            positions,
             "--resume",
             "--progress",
             "3600",
@@ -128,7 +144,7 @@ fn a_killed_process_resumes_to_the_same_file() {
     let t = Instant::now();
     while t.elapsed() < Duration::from_secs(60) {
         let len = std::fs::metadata(&f).map_or(0, |m| m.len());
-        if len > (HEADER_SIZE + 150 * RECORD_SIZE) as u64 {
+        if len > kill_at {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -137,6 +153,12 @@ fn a_killed_process_resumes_to_the_same_file() {
     child.wait().unwrap();
     assert!(datagen(&f).status().unwrap().success());
     assert_eq!(std::fs::read(&f).unwrap(), std::fs::read(&whole).unwrap());
+}
+
+#[test]
+fn a_killed_process_resumes_to_the_same_file() {
+    let dir = scratch("process");
+    killed_and_resumed(&dir, "2", "600", (HEADER_SIZE + 150 * RECORD_SIZE) as u64);
 }
 
 #[test]
@@ -206,7 +228,7 @@ fn a_plain_append_removes_the_point_it_makes_untrue() {
     let mut plain = opts(&f, 50);
     plain.resume = false;
     run(&plain).unwrap();
-    assert_eq!(record::read_file(&f).unwrap().len(), 150);
+    assert_eq!(datafile::read_file(&f).unwrap().len(), 150);
     assert!(!resume::path_for(&f).exists());
 }
 
@@ -215,6 +237,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_janggun");
 /// `janggun datagen` at the settings of these tests, run in `dir` (`shell`
 /// runs first, in `sh`: a limit); its exit code and stderr.
 fn datagen_in(dir: &Path, shell: &str, args: &[&str]) -> (Option<i32>, String) {
+    datagen_as(dir, shell, "2", args)
+}
+
+/// [`datagen_in`] writing data format `format`.
+fn datagen_as(dir: &Path, shell: &str, format: &str, args: &[&str]) -> (Option<i32>, String) {
     let mut all = vec![
         "datagen",
         "--nodes",
@@ -225,6 +252,8 @@ fn datagen_in(dir: &Path, shell: &str, args: &[&str]) -> (Option<i32>, String) {
         "6",
         "--progress",
         "3600",
+        "--format",
+        format,
     ];
     all.extend_from_slice(args);
     let out = Command::new("sh")
@@ -463,4 +492,188 @@ fn no_output_is_an_input() {
         std::fs::read_to_string(dir.join("a.bin.resume")).unwrap(),
         book
     );
+}
+
+/// Records and bytes (from the header's start) at the end of each block
+/// of a chained file.
+fn block_ends(bytes: &[u8]) -> Vec<(u64, u64)> {
+    let mut r = ChainReader::new(bytes, "f").unwrap();
+    let mut ends = vec![(0, HEADER_SIZE as u64)];
+    while r.next_record().unwrap().is_some() {
+        if r.at_block_end() {
+            ends.push((r.records_read(), r.offset()));
+        }
+    }
+    ends
+}
+
+fn point_of(f: &Path) -> (String, ResumePoint) {
+    let text = std::fs::read_to_string(resume::path_for(f)).unwrap();
+    let settings = text.lines().nth(1).unwrap()["settings ".len()..].to_string();
+    let point = resume::read(&resume::path_for(f), &settings)
+        .unwrap()
+        .unwrap();
+    (settings, point)
+}
+
+#[test]
+fn a_chained_run_cut_by_its_cap_and_resumed_is_the_uninterrupted_file() {
+    let dir = scratch("chain-cap");
+    let whole = dir.join("whole.bin");
+    run(&chained(&whole, 400)).unwrap();
+    let want = std::fs::read(&whole).unwrap();
+    let records = datafile::read_file(&whole).unwrap();
+    assert_eq!(records.len(), 400);
+    // The records of the fixed format, in a tenth of the bytes.
+    let fixed = dir.join("fixed.bin");
+    run(&opts(&fixed, 400)).unwrap();
+    assert_eq!(datafile::read_file(&fixed).unwrap(), records);
+    assert!(want.len() < 400 * 5, "{} bytes", want.len());
+
+    let part = dir.join("part.bin");
+    run(&chained(&part, 150)).unwrap();
+    assert_eq!(datafile::read_file(&part).unwrap(), records[..150]);
+    let (_, point) = point_of(&part);
+    assert!(point.records < 150 && point.next_game > 0, "{point:?}");
+    run(&chained(&part, 400)).unwrap();
+    assert_eq!(std::fs::read(&part).unwrap(), want);
+    let sum = run(&chained(&part, 400)).unwrap();
+    assert_eq!((sum.games, sum.positions), (0, 0));
+    assert_eq!(std::fs::read(&part).unwrap(), want);
+    // The other format is refused, the file kept.
+    let e = run(&opts(&part, 500)).unwrap_err();
+    assert!(
+        e.contains("other settings") && e.contains("format=3"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&part).unwrap(), want);
+}
+
+#[test]
+fn a_chained_block_cut_short_after_the_point_is_cut_off_and_garbage_refused() {
+    let dir = scratch("chain-killed");
+    let whole = dir.join("whole.bin");
+    run(&chained(&whole, 300)).unwrap();
+    let want = std::fs::read(&whole).unwrap();
+    let ends = block_ends(&want);
+    let f = dir.join("f.bin");
+    run(&chained(&f, 100)).unwrap();
+    let (settings, mut point) = point_of(&f);
+    let &(_, at) = ends.iter().find(|e| e.0 == point.records).unwrap();
+    let &(next, next_at) = ends.iter().find(|e| e.0 > point.records).unwrap();
+    // What a kill while a game's block goes down leaves: a point that
+    // allows the game, part of its block, the count before it.
+    point.writing = next - point.records;
+    resume::write(&resume::path_for(&f), &settings, point).unwrap();
+    let cut_at = |end: u64| {
+        let mut b = want[..end as usize].to_vec();
+        b[16..24].copy_from_slice(&point.records.to_le_bytes());
+        b
+    };
+    let good_point = std::fs::read(resume::path_for(&f)).unwrap();
+    for end in [(at + next_at) / 2, at + 1, next_at] {
+        std::fs::write(&f, cut_at(end)).unwrap();
+        std::fs::write(resume::path_for(&f), &good_point).unwrap();
+        run(&chained(&f, 300)).unwrap();
+        assert_eq!(std::fs::read(&f).unwrap(), want, "cut at {end}");
+    }
+    // Bytes after the point that are no block, or a block more than the
+    // point allows, are someone's data: refused, nothing cut.
+    let mut garbage = cut_at(at);
+    garbage.extend(std::iter::repeat_n(0xAB, 50));
+    let mut more = cut_at(next_at);
+    more.extend_from_slice(&want[next_at as usize..]);
+    let mut small = point;
+    small.writing = 3;
+    for (bytes, p, why) in [
+        (garbage, point, "past 32 bits"),
+        (more.clone(), point, "follow its resume point"),
+        (more, small, "follow its resume point"),
+    ] {
+        std::fs::write(&f, &bytes).unwrap();
+        resume::write(&resume::path_for(&f), &settings, p).unwrap();
+        let e = run(&chained(&f, 300)).unwrap_err();
+        assert!(e.contains(why), "{e}");
+        assert_eq!(std::fs::read(&f).unwrap(), bytes);
+    }
+    // A point inside a block (its hash right): not this file's.
+    let recs = datafile::read_file(&whole).unwrap();
+    let inside = point.records + 1;
+    let data = recs[..inside as usize]
+        .iter()
+        .fold(resume::DATA_START, |h, r| resume::hash_more(h, r));
+    let p = ResumePoint {
+        next_game: point.next_game,
+        records: inside,
+        writing: 0,
+        data: Some(data),
+    };
+    std::fs::write(&f, &want).unwrap();
+    resume::write(&resume::path_for(&f), &settings, p).unwrap();
+    let e = run(&chained(&f, 300)).unwrap_err();
+    assert!(e.contains("inside a block"), "{e}");
+    assert_eq!(std::fs::read(&f).unwrap(), want);
+}
+
+#[test]
+fn a_killed_chained_process_resumes_to_the_same_file() {
+    let dir = scratch("chain-process");
+    killed_and_resumed(&dir, "3", "400", 200);
+}
+
+#[test]
+fn a_full_disk_leaves_whole_blocks_and_the_chained_run_resumes() {
+    let dir = scratch("chain-full");
+    let args = ["--positions", "400", "--resume", "--out"];
+    let r = datagen_as(&dir, "", "3", &[&args[..], &["whole.bin"]].concat());
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    let want = datafile::read_file(&dir.join("whole.bin")).unwrap();
+    // Two blocks of 512 bytes: the game whose block crosses them (the
+    // third) fails halfway.
+    let limited = "trap '' XFSZ\nulimit -f 2";
+    let r = datagen_as(&dir, limited, "3", &[&args[..], &["f.bin"]].concat());
+    assert!(r.0.is_some_and(|c| c != 0), "{r:?}");
+    let f = dir.join("f.bin");
+    let got = datafile::read_file(&f).unwrap();
+    assert!(!got.is_empty() && got.len() < 400, "{r:?}");
+    assert_eq!(got, want[..got.len()]);
+    let bytes = std::fs::read(&f).unwrap();
+    assert_eq!(block_ends(&bytes).last().unwrap().1, bytes.len() as u64);
+    let c = datafile::count(&f).unwrap();
+    assert_eq!(
+        (c.records, c.header_count),
+        (got.len() as u64, got.len() as u64)
+    );
+    // Room again: the run goes on to the file of one uninterrupted run.
+    let r = datagen_as(&dir, "", "3", &[&args[..], &["f.bin"]].concat());
+    assert_eq!(r.0, Some(0), "{}", r.1);
+    assert_eq!(
+        std::fs::read(&f).unwrap(),
+        std::fs::read(dir.join("whole.bin")).unwrap()
+    );
+}
+
+#[test]
+fn a_plain_run_appends_games_to_a_chained_file() {
+    let dir = scratch("chain-append");
+    let f = dir.join("f.bin");
+    run(&chained(&f, 100)).unwrap();
+    let first = datafile::read_file(&f).unwrap();
+    let mut plain = chained(&f, 50);
+    plain.resume = false;
+    plain.seed = 10;
+    run(&plain).unwrap();
+    let all = datafile::read_file(&f).unwrap();
+    assert_eq!(all.len(), 150);
+    assert_eq!(all[..100], first[..]);
+    assert!(!resume::path_for(&f).exists());
+    // A fixed-record file is not appended to as chained, nor the reverse.
+    let fixed = dir.join("fixed.bin");
+    run(&opts(&fixed, 30)).unwrap();
+    let before = std::fs::read(&fixed).unwrap();
+    let mut c = chained(&fixed, 60);
+    c.resume = false;
+    let e = run(&c).unwrap_err();
+    assert!(e.contains("format version 2, not 3"), "{e}");
+    assert_eq!(std::fs::read(&fixed).unwrap(), before);
 }

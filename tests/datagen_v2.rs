@@ -6,10 +6,12 @@
 
 use janggun::board::notation::setup_fen;
 use janggun::board::{Position, RuleSet, Setup};
+use janggun::train::chain::{self, CHAIN_VERSION};
+use janggun::train::datafile;
 use janggun::train::datagen::{run, DatagenConfig};
 use janggun::train::load::{load_samples, Counts, Filter};
 use janggun::train::record::{
-    self, header, header_for, Flags, Meta, Raw, RecordWriter, Sample, HEADER_SIZE, RECORD_SIZE,
+    header, header_for, Flags, Meta, Raw, RecordWriter, Sample, HEADER_SIZE, RECORD_SIZE,
     RECORD_SIZE_V1, VERSION, VERSION_V1,
 };
 use janggun::train::stats;
@@ -85,7 +87,7 @@ fn version_1_files_read_load_and_stat_as_before() {
         std::fs::metadata(&v1).unwrap().len() as usize,
         HEADER_SIZE + 20 * RECORD_SIZE_V1
     );
-    let recs = record::read_file(&v1).unwrap();
+    let recs = datafile::read_file(&v1).unwrap();
     assert_eq!(recs.len(), 20);
     for (r, s) in recs.iter().zip(&samples) {
         assert_eq!(&Sample::decode(r).unwrap(), s);
@@ -108,18 +110,19 @@ fn version_1_files_read_load_and_stat_as_before() {
     let other = dir.join("v1b.bin");
     write_v1(&other, &samples[..3]);
     let all = [v1.display().to_string(), other.display().to_string()];
-    assert_eq!(record::merge(&out, &all).unwrap(), 23);
-    let h = record::read_header(&std::fs::read(&out).unwrap(), "out").unwrap();
-    assert_eq!((h.version, h.record_size), (VERSION_V1, RECORD_SIZE_V1));
-    assert_eq!(record::read_file(&out).unwrap()[20..], recs[..3]);
+    // (A new output is chained, its records version 1.)
+    assert_eq!(datafile::merge(&out, &all).unwrap(), (23, CHAIN_VERSION));
+    let h = chain::read_header(&std::fs::read(&out).unwrap(), "out").unwrap();
+    assert_eq!((h.version, h.count), (VERSION_V1, 23));
+    assert_eq!(datafile::read_file(&out).unwrap()[20..], recs[..3]);
     // Versions never mix: not among the inputs, not into an existing file.
     let v2 = dir.join("v2.bin");
     write_v2(&v2, &[rec(0, false, 0, 0)]);
     let before = std::fs::read(&out).unwrap();
-    let e = record::merge(&out, &[v2.display().to_string()]).unwrap_err();
+    let e = datafile::merge(&out, &[v2.display().to_string()]).unwrap_err();
     assert!(e.contains("version 2") && e.contains("version 1"), "{e}");
     let fresh = dir.join("fresh.bin");
-    let e = record::merge(
+    let e = datafile::merge(
         &fresh,
         &[v1.display().to_string(), v2.display().to_string()],
     )
@@ -140,7 +143,7 @@ fn version_1_files_read_load_and_stat_as_before() {
     assert!(run(&o).unwrap_err().contains("version 1"));
     o.version = VERSION_V1;
     run(&o).unwrap();
-    let more = record::read_file(&v1).unwrap();
+    let more = datafile::read_file(&v1).unwrap();
     assert_eq!(more[..20], recs[..]);
     // Version 1 is written filtered, as it always was.
     for r in &more[20..] {
@@ -285,7 +288,7 @@ fn verification_drops_openings_and_writes_nothing_of_them() {
     let sum = run(&o).unwrap();
     assert!(sum.dropped_openings > 0, "{sum:?}");
     assert_eq!(sum.games, 6);
-    let games = games_of(&record::read_file(&strict).unwrap(), 8);
+    let games = games_of(&datafile::read_file(&strict).unwrap(), 8);
     assert_eq!(
         games.len() as u64,
         sum.games - sum.dropped_openings - sum.unfinished,
@@ -299,7 +302,7 @@ fn verification_drops_openings_and_writes_nothing_of_them() {
     let sum = run(&o).unwrap();
     assert_eq!(sum.dropped_openings, 0);
     assert_eq!(
-        games_of(&record::read_file(&none).unwrap(), 8).len() as u64,
+        games_of(&datafile::read_file(&none).unwrap(), 8).len() as u64,
         sum.games - sum.unfinished
     );
 }
@@ -313,7 +316,7 @@ fn adjudicated_games_go_to_the_side_ahead() {
     o.adjudicate_plies = 1;
     let sum = run(&o).unwrap();
     assert!(sum.adjudicated > 0, "{sum:?}");
-    let games = games_of(&record::read_file(&path).unwrap(), 8);
+    let games = games_of(&datafile::read_file(&path).unwrap(), 8);
     let adjudicated: Vec<_> = games
         .iter()
         .filter(|g| g[0].1.flags.has(Flags::ADJUDICATED))
@@ -336,7 +339,7 @@ fn adjudicated_games_go_to_the_side_ahead() {
     let mut o = small_run(never.clone(), 9);
     o.adjudicate_cp = 0;
     assert_eq!(run(&o).unwrap().adjudicated, 0);
-    let recs = record::read_file(&never).unwrap();
+    let recs = datafile::read_file(&never).unwrap();
     assert!(recs.iter().all(|r| r[32] & Flags::ADJUDICATED == 0));
 }
 
@@ -345,7 +348,7 @@ fn stats_count_what_the_file_holds() {
     let dir = scratch("stats");
     let path = dir.join("s.bin");
     run(&small_run(path.clone(), 3)).unwrap();
-    let recs = record::read_file(&path).unwrap();
+    let recs = datafile::read_file(&path).unwrap();
     let st = stats::gather(std::slice::from_ref(&path)).unwrap();
     assert_eq!(st.records, recs.len() as u64);
     assert_eq!((st.invalid, st.flagged), (0, recs.len() as u64));
@@ -386,8 +389,9 @@ fn stats_count_what_the_file_holds() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
+    // (datagen's default: chained.)
     for want in [
-        "format version 2",
+        "format version 3, chained version-2 records",
         "duplicates",
         "winning capture available",
         "Cho wins",
@@ -422,7 +426,7 @@ fn hostile_files_give_clear_errors() {
                 .err()
                 .unwrap(),
             stats::gather(std::slice::from_ref(&p)).err().unwrap(),
-            record::merge(&dir.join("m.bin"), &[p.display().to_string()])
+            datafile::merge(&dir.join("m.bin"), &[p.display().to_string()])
                 .err()
                 .unwrap(),
         ];

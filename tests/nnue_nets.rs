@@ -358,7 +358,7 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
     // decided score, first of duplicates) of
     // (sigmoid(eval / K) - sigmoid(score / K))^2, eval the net's own.
     use janggun::train::record::{Flags, Meta, Sample};
-    let recs = janggun::train::record::read_file(&dir.join("val.bin")).unwrap();
+    let recs = janggun::train::datafile::read_file(&dir.join("val.bin")).unwrap();
     let net = Network::load(&shipped("nn-27f44730272b.jnn")).unwrap();
     let sig = |x: f64| 1.0 / (1.0 + (-x / GATE_K as f64).exp());
     let mut seen = std::collections::HashSet::new();

@@ -324,17 +324,12 @@ check_net() {
         die "--net: $(printf '%.200s' "${msg#error: }")"
 }
 
-# The number of whole records in a training-data file, from its size and
-# the record size in its header (bytes 12..16: 32 for format version 1, 40
-# for version 2); nothing when the file is missing or ends in part of a
-# record.
+# data_records BIN FILE: the records of a training-data file of any format,
+# as BIN counts them (`janggun datagen count`: no script reckons record
+# sizes); nothing when the file is missing or is no data file BIN reads.
 data_records() {
-    local size rec
-    size=$(stat -c %s -- "$1" 2>/dev/null) || return 0
-    rec=$(od -An -tu4 -j12 -N4 -- "$1" 2>/dev/null | tr -d ' ')
-    if [ -n "$rec" ] && [ "$rec" -gt 0 ] && [ $(((size - 32) % rec)) = 0 ]; then
-        echo $(((size - 32) / rec))
-    fi
+    [ -f "$2" ] || return 0
+    timeout 600 "$1" datagen count -- "$2" 2>/dev/null </dev/null || true
 }
 
 # is_data FILE: FILE begins as a Janggun data file does.

@@ -89,7 +89,7 @@ expand_seeds "$seeds" | sort -n -u >"$work/seeds"
 : >"$work/todo"
 while read -r s; do
     f=$work/shards/seed-$s.bin
-    if [ "$(data_records "$f")" = "$positions" ]; then
+    if [ "$(data_records "$work/bin/janggun" "$f")" = "$positions" ]; then
         continue
     fi
     echo "$s" >>"$work/todo"
@@ -122,7 +122,7 @@ missing=()
 files=()
 while read -r s; do
     f=shards/seed-$s.bin
-    if [ "$(data_records "$f")" = "$positions" ]; then
+    if [ "$(data_records bin/janggun "$f")" = "$positions" ]; then
         files+=("$f")
     else
         missing+=("$s")
@@ -137,7 +137,7 @@ if ! bin/janggun datagen merge "$out.part" "${files[@]}" 2>merge.err; then
     die "the merge failed, $out left as it was: $(tail -1 merge.err)"
 fi
 # The merged file replaces --out only when it holds every record.
-records=$(data_records "$out.part")
+records=$(data_records bin/janggun "$out.part")
 expected=$((total * positions))
 if [ "$records" != "$expected" ]; then
     rm -f -- "$out.part"

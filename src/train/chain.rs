@@ -251,6 +251,24 @@ impl<W: Write + Seek> ChainWriter<W> {
         self.written + self.block.raws.len() as u64
     }
 
+    /// Records of the blocks written so far (without the block being
+    /// filled).
+    pub fn written(&self) -> u64 {
+        self.written
+    }
+
+    /// The output, to cut a block that failed halfway back off (a full
+    /// disk): the writer is not to be used after such a failure.
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.out
+    }
+
+    /// The output as it stands: records pushed since the last block are
+    /// dropped, and the header's count is left as last written.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
     /// Writes the last block and the header's count; returns the output
     /// (at its end) and the count.
     pub fn finish(mut self) -> Result<(W, u64), String> {
@@ -279,6 +297,8 @@ pub struct ChainReader<R: Read> {
     consumed: u64,
     /// `consumed` after the last block that decoded.
     whole: u64,
+    /// Bytes of a last block the file ends inside (being written).
+    tail: u64,
     done: bool,
 }
 
@@ -311,6 +331,7 @@ impl<R: Read> ChainReader<R> {
             read: 0,
             consumed: HEADER_SIZE as u64,
             whole: HEADER_SIZE as u64,
+            tail: 0,
             done: false,
         })
     }
@@ -332,9 +353,30 @@ impl<R: Read> ChainReader<R> {
         self.whole
     }
 
+    /// Records yielded so far.
+    pub fn records_read(&self) -> u64 {
+        self.read
+    }
+
+    /// Whether every record of the blocks read so far has been yielded:
+    /// the records read end a block (or none were read).
+    pub fn at_block_end(&self) -> bool {
+        self.next == self.block.len()
+    }
+
+    /// Bytes of a last block that the file ends inside of, left unread
+    /// (known once the last record has been read; 0 for none).
+    pub fn tail(&self) -> u64 {
+        self.tail
+    }
+
     /// The next record (a version-1 one zero-padded), `None` after the
-    /// last. The end of the file must be the end of a block, and the
-    /// records must be as many as the header says.
+    /// last. The records of the file's whole blocks are read, and must be
+    /// at least as many as the header counts, as in the fixed-record
+    /// formats: more is a file being written (its writer counts now and
+    /// then), whose last block may not be whole yet (it is left unread,
+    /// [`ChainReader::tail`]); fewer is a file cut short or damaged, an
+    /// error.
     pub fn next_record(&mut self) -> Result<Option<Raw>, String> {
         if self.next == self.block.len() {
             if self.done {
@@ -357,12 +399,17 @@ impl<R: Read> ChainReader<R> {
                     self.done = true;
                     self.block.clear();
                     self.next = 0;
-                    if self.read != self.header.count {
-                        return Err(format!(
-                            "{}: holds {} positions, its header says {}",
-                            self.name, self.read, self.header.count
-                        ));
+                    if self.read < self.header.count {
+                        return Err(cut_short(&self.name, self.header.count, self.read));
                     }
+                    return Ok(None);
+                }
+                Err(e) if e == ENDS_INSIDE && self.read >= self.header.count => {
+                    // A block being written (the count says nothing of it).
+                    self.done = true;
+                    self.block.clear();
+                    self.next = 0;
+                    self.tail = self.consumed - self.whole;
                     return Ok(None);
                 }
                 Err(e) => {
@@ -1013,6 +1060,18 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// A file whose header counts more records than its blocks hold, in the
+/// fixed-record formats' words.
+fn cut_short(name: &str, count: u64, held: u64) -> String {
+    format!(
+        "{name}: the header counts {count} records but the file holds {held}: it was cut \
+         short or damaged"
+    )
+}
+
+/// What a block cut short by the end of the file reads as.
+const ENDS_INSIDE: &str = "the file ends inside a block";
+
 /// A varint (at most 32 bits) read from `input`; `None` at a clean end
 /// of the input when `first` (before a block).
 fn read_varint(input: &mut impl Read, first: bool) -> Result<Option<u32>, String> {
@@ -1022,7 +1081,7 @@ fn read_varint(input: &mut impl Read, first: bool) -> Result<Option<u32>, String
         loop {
             match input.read(&mut b) {
                 Ok(0) if first && i == 0 => return Ok(None),
-                Ok(0) => return Err("the file ends inside a block".into()),
+                Ok(0) => return Err(ENDS_INSIDE.into()),
                 Ok(_) => break,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(e) => return Err(e.to_string()),
@@ -1060,7 +1119,7 @@ fn read_block(input: &mut impl Read, version: u32) -> Result<Option<Vec<Raw>>, S
     let extra = read_len(input, n * MAX_EXTRA_PER_RECORD, "an extra")?;
     let mut body = vec![0u8; 4 + n + moves + scores + extra];
     input.read_exact(&mut body).map_err(|e| match e.kind() {
-        ErrorKind::UnexpectedEof => "the file ends inside a block".to_string(),
+        ErrorKind::UnexpectedEof => ENDS_INSIDE.to_string(),
         _ => e.to_string(),
     })?;
     let check = u32::from_le_bytes([body[0], body[1], body[2], body[3]]);
@@ -1083,6 +1142,89 @@ fn read_block(input: &mut impl Read, version: u32) -> Result<Option<Vec<Raw>>, S
         );
     }
     Ok(Some(raws))
+}
+
+/// What [`skim`] finds in a chained file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Skim {
+    pub header: ChainHeader,
+    /// Records of its whole blocks.
+    pub records: u64,
+    /// Bytes from the header's start to the end of its whole blocks.
+    pub whole: u64,
+    /// Bytes of a last block the file ends inside of (being written).
+    pub tail: u64,
+}
+
+/// A chained file's records counted from its blocks' lengths, no block
+/// decoded: a count as quick as a fixed-record file's length, held to
+/// the readers' rules (lengths in range, at least the header's count,
+/// only a last block may be cut short); the records' own checks are the
+/// readers'.
+pub fn skim(mut input: impl Read, name: &str) -> Result<Skim, String> {
+    let mut h = [0u8; HEADER_SIZE];
+    input
+        .read_exact(&mut h)
+        .map_err(|_| format!("{name}: too short for a data header"))?;
+    let header = read_header(&h, name)?;
+    let (mut records, mut consumed) = (0u64, HEADER_SIZE as u64);
+    let mut whole = consumed;
+    let mut tail = 0;
+    loop {
+        let mut counted = Counted {
+            inner: &mut input,
+            n: 0,
+        };
+        let block = skim_block(&mut counted);
+        let at = consumed;
+        consumed += counted.n;
+        match block {
+            Ok(Some(n)) => {
+                records += n as u64;
+                whole = consumed;
+            }
+            Ok(None) => break,
+            Err(e) if e == ENDS_INSIDE && records >= header.count => {
+                tail = consumed - whole;
+                break;
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{name}: block at byte {at}, after {records} positions: {e}"
+                ))
+            }
+        }
+    }
+    if records < header.count {
+        return Err(cut_short(name, header.count, records));
+    }
+    Ok(Skim {
+        header,
+        records,
+        whole,
+        tail,
+    })
+}
+
+/// One block's record count, its bytes passed over; `None` at the end.
+fn skim_block(input: &mut impl Read) -> Result<Option<usize>, String> {
+    let Some(n) = read_varint(input, true)? else {
+        return Ok(None);
+    };
+    let n = n as usize;
+    if n == 0 || n > MAX_BLOCK {
+        return Err(format!("a block of {n} records (1 to {MAX_BLOCK})"));
+    }
+    let moves = read_len(input, n * (2 + MAX_PATH), "a move")?;
+    let scores = read_len(input, n * 3, "a score")?;
+    let extra = read_len(input, n * MAX_EXTRA_PER_RECORD, "an extra")?;
+    let body = (4 + n + moves + scores + extra) as u64;
+    let passed =
+        std::io::copy(&mut input.take(body), &mut std::io::sink()).map_err(|e| e.to_string())?;
+    if passed < body {
+        return Err(ENDS_INSIDE.into());
+    }
+    Ok(Some(n))
 }
 
 fn decode_block(

@@ -18,9 +18,11 @@
 //! come from (seed, number) alone, so one thread always writes the same
 //! file for the same seed.
 
+use super::chain::CHAIN_VERSION;
+use super::datafile::{records_version, DataReader, DataWriter, DEFAULT_FORMAT};
 use super::record::{
-    record_size, Flags, Meta, Raw, RecordReader, RecordWriter, Sample, DECIDED_SCORE, HEADER_SIZE,
-    RECORD_SIZE, VERSION, VERSION_V1,
+    record_size, Flags, Meta, Raw, Sample, DECIDED_SCORE, HEADER_SIZE, RECORD_SIZE, VERSION,
+    VERSION_V1,
 };
 use super::resume::{self, ResumePoint};
 use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
@@ -76,7 +78,8 @@ pub struct DatagenConfig {
     pub adjudicate_cp: i32,
     /// ... on this many searches of each side in a row.
     pub adjudicate_plies: u32,
-    /// The data format version written: 2, or 1 (the filters of version 1
+    /// The data format version written: 3 (chained, a block a game), 2
+    /// (the same records, fixed size) or 1 (the filters of version 1
     /// applied as it is written, no flags kept).
     pub version: u32,
     /// Keep a resume point beside the output and go on from it
@@ -103,7 +106,7 @@ impl DatagenConfig {
             verify_limit: DEFAULT_VERIFY_LIMIT,
             adjudicate_cp: DEFAULT_ADJUDICATE_CP,
             adjudicate_plies: DEFAULT_ADJUDICATE_PLIES,
-            version: VERSION,
+            version: DEFAULT_FORMAT,
             resume: false,
         }
     }
@@ -143,9 +146,9 @@ impl DatagenConfig {
                 self.threads
             ));
         }
-        if self.version != VERSION && self.version != VERSION_V1 {
+        if records_version(self.version).is_none() {
             return Err(format!(
-                "--format {} (must be {VERSION_V1} or {VERSION})",
+                "--format {} (must be {VERSION_V1}, {VERSION} or {CHAIN_VERSION})",
                 self.version
             ));
         }
@@ -515,21 +518,15 @@ fn check_point(
             Err(not_this(0))
         };
     }
-    let mut reader = RecordReader::open(out)?;
-    if reader.version() != opts.version {
+    let mut reader = DataReader::open(out)?;
+    if reader.format() != opts.version {
         return Err(format!(
             "{} holds data format version {}, not {}: resume it with --format {}",
             out.display(),
-            reader.version(),
+            reader.format(),
             opts.version,
-            reader.version()
+            reader.format()
         ));
-    }
-    let size = record_size(opts.version).unwrap_or(RECORD_SIZE) as u64;
-    let body = len - HEADER_SIZE as u64;
-    let held = reader.remaining();
-    if point.records > held {
-        return Err(not_this(held));
     }
     // A version-1 point says nothing of a game being written: only a file
     // that ends at it is taken.
@@ -538,6 +535,19 @@ fn check_point(
     } else {
         0
     };
+    if reader.is_chained() {
+        let held = check_chained_point(out, point_path, &point, may_follow, &mut reader)?;
+        return match held {
+            Some(held) => Err(not_this(held)),
+            None => Ok(Some(point)),
+        };
+    }
+    let size = record_size(reader.version()).unwrap_or(RECORD_SIZE) as u64;
+    let body = len - HEADER_SIZE as u64;
+    let held = reader.known_records().unwrap_or(0);
+    if point.records > held {
+        return Err(not_this(held));
+    }
     let end = point
         .records
         .saturating_add(may_follow)
@@ -582,16 +592,81 @@ fn check_point(
             h = resume::hash_more(h, &r[..size as usize]);
         }
         if h != want {
-            return Err(format!(
-                "{}: its first {} records are not those its resume point ({}) was written \
-                 after: the point is not this file's (delete it to start again)",
-                out.display(),
-                point.records,
-                point_path.display()
-            ));
+            return Err(not_after(out, point_path, point.records));
         }
     }
     Ok(Some(point))
+}
+
+fn not_after(out: &Path, point_path: &Path, records: u64) -> String {
+    format!(
+        "{}: its first {records} records are not those its resume point ({}) was written \
+         after: the point is not this file's (delete it to start again)",
+        out.display(),
+        point_path.display()
+    )
+}
+
+/// [`check_point`] for a chained file, read through: its first
+/// `point.records` records must be those the point was written after and
+/// end a block (a writer ends one after each game), and no more than
+/// `may_follow` records follow them in whole blocks; a last block cut
+/// short (a writer stopped inside it) may follow only where records may.
+/// `Ok(Some(held))`: the file holds fewer records than the point says.
+fn check_chained_point(
+    out: &Path,
+    point_path: &Path,
+    point: &ResumePoint,
+    may_follow: u64,
+    reader: &mut DataReader,
+) -> Result<Option<u64>, String> {
+    let size = record_size(reader.version()).unwrap_or(RECORD_SIZE);
+    let mut h = resume::DATA_START;
+    while reader.records_read() < point.records {
+        match reader.next_record()? {
+            Some(r) => h = resume::hash_more(h, &r[..size]),
+            None => return Ok(Some(reader.records_read())),
+        }
+    }
+    if point.data.is_some_and(|want| want != h) {
+        return Err(not_after(out, point_path, point.records));
+    }
+    if !reader.at_block_end() {
+        return Err(format!(
+            "{}: its resume point ({}) is after record {}, inside a block of the file \
+             (a writer ends a block after each game): the point is not this file's \
+             (delete it to start again)",
+            out.display(),
+            point_path.display(),
+            point.records
+        ));
+    }
+    let mut past = 0u64;
+    while reader.next_record()?.is_some() {
+        past += 1;
+    }
+    if past > may_follow || (may_follow == 0 && reader.tail() > 0) {
+        let says = if may_follow == 0 {
+            "which says the file ends there".to_string()
+        } else {
+            format!("which allows {may_follow} of the game it was writing")
+        };
+        let what = if past > 0 {
+            format!("{past} records")
+        } else {
+            format!("{} bytes of a block", reader.tail())
+        };
+        return Err(format!(
+            "{}: {what} follow its resume point ({}, after record {}), {says}: they were \
+             added since (a merge, a copy taken while datagen ran) and resuming would cut \
+             them off. Nothing was changed; to keep the file as it is, delete the point (the \
+             file can then only be appended to without --resume), or write another file",
+            out.display(),
+            point_path.display(),
+            point.records
+        ));
+    }
+    Ok(None)
 }
 
 pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
@@ -626,7 +701,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
         // Refused now, before the file is touched, rather than after.
         resume::check_removable(&point_path)?;
     }
-    let mut writer = RecordWriter::append(&opts.out, opts.version)?;
+    let mut writer = DataWriter::append(&opts.out, opts.version)?;
     if !opts.resume {
         // A plain run appends, which makes any point beside the file
         // untrue: it goes before the first record does.
@@ -666,8 +741,8 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
         cur.writing = 0;
         if cur.data.is_none() {
             // A version-1 point: the file was checked to end at it.
-            let mut r = RecordReader::open(&opts.out)?;
-            let size = record_size(opts.version).unwrap_or(RECORD_SIZE);
+            let mut r = DataReader::open(&opts.out)?;
+            let size = record_size(r.version()).unwrap_or(RECORD_SIZE);
             let mut h = resume::DATA_START;
             while let Some(rec) = r.next_record()? {
                 h = resume::hash_more(h, &rec[..size]);
@@ -731,9 +806,11 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 cur.writing = take as u64;
                 outcome = resume::write(&point_path, &settings, cur);
             }
-            let size = record_size(opts.version).unwrap_or(RECORD_SIZE);
+            let size = records_version(opts.version)
+                .and_then(record_size)
+                .unwrap_or(RECORD_SIZE);
             let mut data = cur.data.unwrap_or(resume::DATA_START);
-            if outcome.is_ok() {
+            if outcome.is_ok() && take > 0 {
                 for r in &game.records[..take] {
                     if let Err(e) = writer.write(r) {
                         outcome = Err(e);
@@ -741,6 +818,12 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                     }
                     data = resume::hash_more(data, &r[..size]);
                     sum.positions += 1;
+                }
+                // A chained file's game is one block: a run stopped before
+                // it is whole leaves none of it.
+                if let Err(e) = outcome.as_ref().map_or(Ok(()), |_| writer.end_game()) {
+                    sum.positions -= take as u64;
+                    outcome = Err(e);
                 }
             }
             // A game the cap cut short is left to a later, longer run: the
@@ -882,7 +965,7 @@ mod tests {
         c.verify_limit = -1;
         assert!(c.validate().unwrap_err().contains("--verify-limit"));
         c.verify_limit = 500;
-        c.version = 3;
+        c.version = 4;
         assert!(c.validate().unwrap_err().contains("--format"));
     }
 

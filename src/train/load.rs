@@ -5,7 +5,8 @@
 //! data; version-1 records carry no flags (they were filtered as they were
 //! written), so only the duplicate check applies to them.
 
-use super::record::{position_key, Flags, Meta, Raw, RecordReader, Sample};
+use super::datafile::DataReader;
+use super::record::{position_key, Flags, Meta, Raw, Sample};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -145,18 +146,7 @@ pub fn load_samples(files: &[PathBuf], filter: &Filter) -> Result<Decoded, Strin
     for f in files {
         let mut counts = Counts::default();
         let mut first_reason = None;
-        let mut reader = RecordReader::open(f)?;
-        let version = reader.version();
-        if reader.header_count() < reader.remaining() {
-            eprintln!(
-                "{}: its header counts {} of its {} records: it is being written, or its \
-                 writer stopped before the last count; the {} are read",
-                f.display(),
-                reader.header_count(),
-                reader.remaining(),
-                reader.remaining()
-            );
-        }
+        let mut reader = DataReader::open(f)?;
         loop {
             chunk.clear();
             while chunk.len() < LOAD_CHUNK {
@@ -195,7 +185,10 @@ pub fn load_samples(files: &[PathBuf], filter: &Filter) -> Result<Decoded, Strin
                 all.samples.push(s);
             }
         }
-        eprintln!("{} (format version {version}): {counts}", f.display());
+        if let Some(note) = reader.note() {
+            eprintln!("{note}");
+        }
+        eprintln!("{} ({}): {counts}", f.display(), reader.describe());
         if let Some(why) = &first_reason {
             eprintln!(
                 "{}: {} records skipped, not legal positions (the first: {why})",

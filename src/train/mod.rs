@@ -8,6 +8,7 @@ pub mod chain;
 pub mod checkpoint;
 pub mod cli;
 pub mod data;
+pub mod datafile;
 pub mod datagen;
 pub mod gate;
 pub mod load;

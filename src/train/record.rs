@@ -52,9 +52,8 @@
 use crate::board::{
     Color, Move, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
 };
-use crate::util::file::{file_id, open_regular, regular_or_missing, FileId};
+use crate::util::file::{open_regular, regular_or_missing};
 use crate::util::hash::fnv1a64;
-use crate::util::outfile::{Aside, Existing, Files};
 use std::fs::{File, OpenOptions};
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -407,13 +406,24 @@ impl RecordReader {
         let mut h = [0u8; HEADER_SIZE];
         file.read_exact(&mut h)
             .map_err(|_| format!("{name}: too short for a data header"))?;
-        let header = read_header(&h, &name)?;
-        let left = whole_records(&header, len, &name)?;
+        RecordReader::after_header(file, &h, len, &name)
+    }
+
+    /// A reader of a file whose first `HEADER_SIZE` bytes, `h`, were read
+    /// from `file` already; `len` is the file's length.
+    pub fn after_header(
+        file: BufReader<File>,
+        h: &[u8],
+        len: u64,
+        name: &str,
+    ) -> Result<RecordReader, String> {
+        let header = read_header(h, name)?;
+        let left = whole_records(&header, len, name)?;
         Ok(RecordReader {
             file,
             header,
             left,
-            name,
+            name: name.to_string(),
         })
     }
 
@@ -446,17 +456,6 @@ impl RecordReader {
         self.left -= 1;
         Ok(Some(r))
     }
-}
-
-/// Reads a whole data file: the records (whole ones only, version-1 ones
-/// zero-padded) as raw bytes.
-pub fn read_file(path: &Path) -> Result<Vec<Raw>, String> {
-    let mut reader = RecordReader::open(path)?;
-    let mut out = Vec::with_capacity(reader.remaining() as usize);
-    while let Some(r) = reader.next_record()? {
-        out.push(r);
-    }
-    Ok(out)
 }
 
 /// Appends records of one version to a data file, keeping it valid after
@@ -618,114 +617,6 @@ impl RecordWriter {
         self.file.flush().map_err(err)
     }
 }
-
-/// `janggun datagen merge`: checks every input's header, then appends
-/// their whole records to `out` (created if missing). An input that is the
-/// output, or is named twice (by another path or a link), is refused: its
-/// records would be counted twice. All inputs, and `out` if it holds data,
-/// must be of one format version: a version-1 record has no flags, and
-/// writing it as version 2 would claim it had none set (the trainer reads
-/// files of both versions side by side, so there is nothing to gain). An
-/// output with a datagen resume point beside it is refused: the point
-/// would no longer say where the file ends (and a `datagen --resume` run
-/// may still be writing it). The merged file is written beside `out` and
-/// renamed over it only once complete, so a merge that fails leaves `out`
-/// as it was.
-pub fn merge(out: &Path, inputs: &[String]) -> Result<u64, String> {
-    if inputs.is_empty() {
-        return Err("merge: no input files".into());
-    }
-    let mut files = Files::new();
-    for i in inputs {
-        files.input("input", i);
-    }
-    files.output("output", out);
-    files.check().map_err(|e| format!("merge: {e}"))?;
-    // Beside the name given and beside the file a link names.
-    let mut points = vec![super::resume::path_for(out)];
-    if let Ok(real) = std::fs::canonicalize(out) {
-        points.push(super::resume::path_for(&real));
-    }
-    if let Some(p) = points.iter().find(|p| std::fs::symlink_metadata(p).is_ok()) {
-        return Err(format!(
-            "merge: {} has a datagen resume point ({}): records merged into it would \
-             make the point untrue (and a datagen --resume run may still be writing the \
-             file); finish that run and delete the point, or merge into another file",
-            out.display(),
-            p.display()
-        ));
-    }
-    // An empty output is a new file; any other must be data already.
-    let existing = |p: &Path| RecordReader::open(p).map(|_| ());
-    let existing = Existing::Check(&existing);
-    crate::util::outfile::check_existing(out, &existing)?;
-    let mut version: Option<(u32, String)> = None;
-    let out_len = std::fs::metadata(out).map_or(0, |m| m.len());
-    if out_len > 0 {
-        let v = RecordReader::open(out)?.version();
-        version = Some((v, out.display().to_string()));
-    }
-    // Every header is checked before anything is written.
-    let mut seen: Vec<(FileId, &str)> = Vec::new();
-    for i in inputs {
-        let v = RecordReader::open(Path::new(i))?.version();
-        match &version {
-            Some((w, first)) if *w != v => {
-                return Err(format!(
-                    "merge: {i} is data format version {v}, {first} version {w}; \
-                     merge files of one version (janggun train reads both side by side)"
-                ))
-            }
-            Some(_) => {}
-            None => version = Some((v, i.clone())),
-        }
-        let id = file_id(Path::new(i))?;
-        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == id) {
-            return Err(format!("merge: {i} and {first} are the same file"));
-        }
-        seen.push((id, i));
-    }
-    let version = version.map_or(VERSION, |(v, _)| v);
-    let mut aside = Aside::create(out, &existing)?;
-    let tmp = aside.tmp_path().to_path_buf();
-    let merged = (|| {
-        if out_len > 0 {
-            let (mut from, _) = open_regular(out)?;
-            std::io::copy(&mut from, aside.file())
-                .map_err(|e| format!("{}: {e}", tmp.display()))?;
-        }
-        let mut w = RecordWriter::append(&tmp, version)?;
-        let size = w.size;
-        let mut chunk = Vec::with_capacity(MERGE_CHUNK * size);
-        for i in inputs {
-            let mut r = RecordReader::open(Path::new(i))?;
-            if r.version() != version {
-                return Err(format!("merge: {i} changed while merging"));
-            }
-            loop {
-                chunk.clear();
-                while chunk.len() < MERGE_CHUNK * size {
-                    match r.next_record()? {
-                        Some(rec) => chunk.extend_from_slice(&rec[..size]),
-                        None => break,
-                    }
-                }
-                if chunk.is_empty() {
-                    break;
-                }
-                w.write_records(&chunk)?;
-            }
-        }
-        w.finish()
-    })();
-    match merged.and_then(|n| aside.commit().map(|_| n)) {
-        Ok(n) => Ok(n),
-        Err(e) => Err(format!("{e}; {} left as it was", out.display())),
-    }
-}
-
-/// Records a merge reads and writes at once.
-const MERGE_CHUNK: usize = 2048;
 
 #[cfg(test)]
 mod tests {

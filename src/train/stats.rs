@@ -4,7 +4,8 @@
 //! nine points a side, over all records: whether buckets by the general's
 //! point could pay depends on how the data spreads over them).
 
-use super::record::{position_key, Flags, Meta, Raw, RecordReader, Sample, VERSION_V1};
+use super::datafile::DataReader;
+use super::record::{position_key, Flags, Meta, Raw, Sample, VERSION_V1};
 use crate::board::{Color, PieceKind};
 use crate::search::score::WIN_BOUND;
 use std::collections::HashSet;
@@ -18,6 +19,9 @@ pub const SCORE_BOUNDS: [i32; 4] = [100, 300, 1000, WIN_BOUND];
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileStats {
     pub name: String,
+    /// "format version 2", "format version 3, chained version-2 records".
+    pub format: String,
+    /// The records' version (1 or 2).
     pub version: u32,
     pub records: u64,
     /// The count in the header: fewer than `records` while a datagen is
@@ -122,7 +126,7 @@ impl Stats {
 pub fn gather(files: &[PathBuf]) -> Result<Stats, String> {
     let mut readers = Vec::new();
     for f in files {
-        readers.push((f.display().to_string(), RecordReader::open(f)?));
+        readers.push((f.display().to_string(), DataReader::open(f)?));
     }
     let mut st = Stats::default();
     let mut seen = HashSet::new();
@@ -135,6 +139,7 @@ pub fn gather(files: &[PathBuf]) -> Result<Stats, String> {
         }
         st.files.push(FileStats {
             name,
+            format: reader.describe(),
             version,
             records: st.records - before,
             header_count,
@@ -152,8 +157,8 @@ impl fmt::Display for Stats {
         for file in &self.files {
             write!(
                 f,
-                "{}: format version {}, {} records",
-                file.name, file.version, file.records
+                "{}: {}, {} records",
+                file.name, file.format, file.records
             )?;
             if file.header_count < file.records {
                 write!(

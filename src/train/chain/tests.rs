@@ -426,18 +426,20 @@ fn a_file_cut_inside_a_block_is_resumed_after_its_whole_blocks() {
     // Cut inside the last game's block, its count not yet written.
     let mut cut = full[..(ends[2] + ends[3]) as usize / 2].to_vec();
     cut[16..24].copy_from_slice(&((g[0].len() + g[1].len() + g[2].len()) as u64).to_le_bytes());
+    // Read as a file being written: its whole blocks, the rest left.
     let mut r = ChainReader::new(&cut[..], "cut").unwrap();
     let mut got = Vec::new();
-    let e = loop {
-        match r.next_record() {
-            Ok(Some(x)) => got.push(x),
-            Ok(None) => panic!("a cut file read to its end"),
-            Err(e) => break e,
-        }
-    };
-    assert!(e.contains("ends inside a block"), "{e}");
+    while let Some(x) = r.next_record().unwrap() {
+        got.push(x);
+    }
     assert_eq!(got, g[..3].concat());
     assert_eq!(r.offset(), ends[2]);
+    assert_eq!(r.offset() + r.tail(), cut.len() as u64);
+    // Counting the last game too, it is a file cut short.
+    let mut damaged = cut.clone();
+    damaged[16..24].copy_from_slice(&(g.concat().len() as u64).to_le_bytes());
+    let e = decode_vec(&damaged).unwrap_err();
+    assert!(e.contains("ends inside a block"), "{e}");
     // Cut back to the whole blocks and go on.
     cut.truncate(r.offset() as usize);
     let mut out = IoCursor::new(cut);
@@ -493,17 +495,61 @@ fn truncated_files_are_errors() {
         assert!(!e.contains('\n'), "{e}");
         if len >= HEADER_SIZE {
             assert!(
-                e.contains("ends inside a block") || e.contains("holds 0 positions"),
+                e.contains("ends inside a block") || e.contains("file holds 0"),
                 "{len}: {e}"
             );
         }
     }
     assert_eq!(try_decode(&bytes).unwrap(), records);
-    // A count that is not the blocks'.
+    // A count past the blocks' is a file cut short or damaged.
+    let n = records.len() as u64;
     let mut b = bytes.clone();
-    b[16] ^= 1;
+    b[16..24].copy_from_slice(&(n + 1).to_le_bytes());
     let e = try_decode(&b).unwrap_err();
-    assert!(e.contains("its header says"), "{e}");
+    assert!(
+        e.contains("header counts") && e.contains("cut short"),
+        "{e}"
+    );
+    // One short of them is a file being written (its writer counts now
+    // and then), read whole, as the fixed-record formats are.
+    b[16..24].copy_from_slice(&(n - 1).to_le_bytes());
+    assert_eq!(try_decode(&b).unwrap(), records);
+}
+
+#[test]
+fn a_skim_counts_what_a_reader_reads() {
+    let records = games(3, 41);
+    let mut w = ChainWriter::new(IoCursor::new(Vec::new()), VERSION).unwrap();
+    for (i, r) in records.iter().enumerate() {
+        w.push(r).unwrap();
+        if i % 97 == 96 {
+            w.end_block().unwrap();
+        }
+    }
+    let bytes = w.finish().unwrap().0.into_inner();
+    for counted in [0, 100, records.len() as u64] {
+        let mut b = bytes.clone();
+        b[16..24].copy_from_slice(&counted.to_le_bytes());
+        for len in 0..=b.len() {
+            let part = &b[..len];
+            let read = ChainReader::new(part, "t").and_then(|mut r| {
+                let mut n = 0u64;
+                while r.next_record()?.is_some() {
+                    n += 1;
+                }
+                Ok((n, r.offset(), r.tail()))
+            });
+            match (read, skim(part, "t")) {
+                (Ok((n, whole, tail)), Ok(s)) => {
+                    assert_eq!((s.records, s.whole, s.tail), (n, whole, tail), "{len}");
+                    assert!(n >= counted);
+                    assert_eq!(whole + tail, len as u64);
+                }
+                (Err(_), Err(_)) => {}
+                (r, s) => panic!("{counted} {len}: {r:?} {s:?}"),
+            }
+        }
+    }
 }
 
 #[test]
@@ -562,7 +608,7 @@ fn garbage_and_huge_lengths_are_errors_without_large_allocations() {
     assert!(huge(&[5, 0, 0, 0]).contains("ends inside a block"));
     // No blocks at all, and a count of many.
     let e = try_decode(&header(VERSION, u64::MAX)).unwrap_err();
-    assert!(e.contains("holds 0 positions"), "{e}");
+    assert!(e.contains("file holds 0"), "{e}");
     let e = try_decode(b"JGNNDATA").unwrap_err();
     assert!(e.contains("too short"), "{e}");
 }
@@ -687,7 +733,8 @@ fn the_format_is_fixed() {
 }
 
 /// Real self-play data from the store: the held-out shard (version 2) and
-/// the start of a version-1 shard, when `xz` is there to unpack them.
+/// the start of a version-1 shard, when `xz` is there to unpack them
+/// (stored chained, or fixed as the store once kept them).
 fn store_records(name: &str, bytes: usize) -> Option<(u32, Vec<Raw>)> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("nets/data")
@@ -707,6 +754,14 @@ fn store_records(name: &str, bytes: usize) -> Option<(u32, Vec<Raw>)> {
             return None;
         }
     };
+    // The store keeps its files chained: its records are the first of them.
+    if is_chained(&out) {
+        let r = ChainReader::new(&out[..], name).unwrap();
+        let version = r.version();
+        let n = bytes / record_size(version).unwrap();
+        let records = r.take(n).collect::<Result<Vec<Raw>, String>>().unwrap();
+        return Some((version, records));
+    }
     let h = crate::train::record::read_header(&out, name).unwrap();
     let size = h.record_size;
     let body = &out[HEADER_SIZE..];
