@@ -19,9 +19,9 @@ use super::record::{
     self, header_for, record_size, Raw, RecordReader, RecordWriter, HEADER_SIZE, VERSION,
     VERSION_V1,
 };
-use crate::util::file::{file_id, open_regular, regular_or_missing, FileId};
+use crate::util::file::{file_id, open_for_append, open_regular, FileId};
 use crate::util::outfile::{check_existing, Aside, Existing, Files};
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, BufWriter, Cursor, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -616,16 +616,7 @@ impl ChainAppender {
     pub fn append(path: &Path, version: u32) -> Result<ChainAppender, String> {
         let name = path.display().to_string();
         let err = |e: std::io::Error| format!("{name}: {e}");
-        // Appending to a FIFO or a device would block or vanish.
-        regular_or_missing(path)?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(err)?;
-        let len = file.metadata().map_err(err)?.len();
+        let (mut file, len) = open_for_append(path)?;
         let mut ends = vec![(0, HEADER_SIZE as u64)];
         if len == 0 {
             if let Err(e) = file.write_all(&chain::header(version, 0)) {

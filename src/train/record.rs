@@ -52,9 +52,9 @@
 use crate::board::{
     Color, Move, Piece, PieceKind, Position, RuleSet, Square, NUM_KINDS, NUM_PIECES, NUM_SQUARES,
 };
-use crate::util::file::{open_regular, regular_or_missing};
+use crate::util::file::{open_for_append, open_regular};
 use crate::util::hash::fnv1a64;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
@@ -476,16 +476,7 @@ impl RecordWriter {
         let name = path.display().to_string();
         let size = record_size(version).ok_or_else(|| format!("data format version {version}"))?;
         let err = |e: std::io::Error| format!("{name}: {e}");
-        // Appending to a FIFO or a device would block or vanish.
-        regular_or_missing(path)?;
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(err)?;
-        let len = file.metadata().map_err(err)?.len();
+        let (mut file, len) = open_for_append(path)?;
         let count = if len == 0 {
             if let Err(e) = file.write_all(&header_for(version, 0)) {
                 // No part of a header left behind (a full disk).

@@ -114,6 +114,23 @@ pub struct FileId(
     #[cfg(not(unix))] std::path::PathBuf,
 );
 
+/// Opens `path` to read and append (created if missing, never cut), after
+/// refusing anything but a regular file: appending to a FIFO or a device
+/// would block or vanish. Returns the file and its length.
+pub fn open_for_append(path: &Path) -> Result<(File, u64), String> {
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    regular_or_missing(path)?;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(err)?;
+    let len = file.metadata().map_err(err)?.len();
+    Ok((file, len))
+}
+
 /// The identity of the file `path` names (links followed).
 pub fn file_id(path: &Path) -> Result<FileId, String> {
     #[cfg(unix)]
