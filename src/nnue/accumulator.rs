@@ -1,42 +1,68 @@
 //! The accumulators of a search: one pair (Cho's and Han's perspective) per
-//! ply, kept in a stack beside the position. Making a move computes the
-//! next level from the one below (two or three feature rows per
-//! perspective); taking it back just drops a level, so nothing is
-//! subtracted back. A pass copies the level unchanged.
+//! ply, kept in a stack beside the position. Making a move only notes what
+//! it changes; a level is computed from the one below (two or three feature
+//! rows per perspective) when an evaluation first asks for it, so the many
+//! nodes that end without one (table cutoffs, table evaluations, checks,
+//! rule ends) cost no update. Taking a move back just drops a level: nothing
+//! is subtracted back. A pass copies the level unchanged.
 
 use super::buckets;
 use super::features::index;
 use super::layout::Activation;
 use super::net::Network;
 use super::simd;
-use crate::board::{Color, Move, Position, Square};
+use crate::board::{Color, Move, Piece, Position, Square};
+
+/// What a move changes in the features: `piece` from `from` to `to`,
+/// taking `captured` there. `None` for a pass (nothing changes).
+#[derive(Copy, Clone)]
+struct Change {
+    piece: Piece,
+    from: Square,
+    to: Square,
+    captured: Option<Piece>,
+}
+
+/// A level of the stack: how it follows from the level below, and whether
+/// its rows in `buf` hold it yet.
+#[derive(Copy, Clone)]
+struct Level {
+    change: Option<Change>,
+    computed: bool,
+}
+
+const ROOT: Level = Level {
+    change: None,
+    computed: false,
+};
 
 pub struct Accumulators {
     hidden: usize,
     /// `[level][perspective][hidden]`.
     buf: Vec<i16>,
+    levels: Vec<Level>,
     top: usize,
 }
 
 impl Accumulators {
     /// A stack with room for `levels` plies (it grows if a search goes deeper).
     pub fn new(net: &Network, levels: usize) -> Accumulators {
+        let levels = levels.max(1);
         Accumulators {
             hidden: net.hidden,
-            buf: vec![0; levels.max(1) * 2 * net.hidden],
+            buf: vec![0; levels * 2 * net.hidden],
+            levels: vec![ROOT; levels],
             top: 0,
         }
     }
 
+    /// The current level, Cho's perspective then Han's, computed first if
+    /// no evaluation asked for it yet.
     #[inline]
-    fn level(&self, l: usize) -> &[i16] {
-        &self.buf[l * 2 * self.hidden..(l + 1) * 2 * self.hidden]
-    }
-
-    /// The current level, Cho's perspective then Han's.
-    #[inline]
-    pub fn current(&self) -> &[i16] {
-        self.level(self.top)
+    pub fn current(&mut self, net: &Network) -> &[i16] {
+        self.compute(net);
+        let w = 2 * self.hidden;
+        &self.buf[self.top * w..(self.top + 1) * w]
     }
 
     /// Computes the current level from scratch (the root of a search).
@@ -55,39 +81,37 @@ impl Accumulators {
             let o = at + persp.index() * h;
             self.buf[o..o + h].copy_from_slice(&acc);
         }
+        self.levels[self.top] = Level {
+            change: None,
+            computed: true,
+        };
     }
 
     /// Pushes the level for `m` made in `pos` (`pos` is still before `m`).
-    pub fn push(&mut self, net: &Network, pos: &Position, m: Move) {
-        let h = self.hidden;
-        let width = 2 * h;
-        if (self.top + 2) * width > self.buf.len() {
-            self.buf.resize((self.top + 2) * width * 2, 0);
-        }
-        let (below, above) = self.buf.split_at_mut((self.top + 1) * width);
-        let src = &below[self.top * width..];
-        let dst = &mut above[..width];
-        self.top += 1;
-        let moved = if m.is_pass() {
+    /// Only what `m` changes is noted; the rows are added when the level is
+    /// first evaluated.
+    #[inline]
+    pub fn push(&mut self, pos: &Position, m: Move) {
+        let change = if m.is_pass() {
             None
         } else {
-            pos.piece_at(m.from())
+            pos.piece_at(m.from()).map(|piece| Change {
+                piece,
+                from: m.from(),
+                to: m.to(),
+                captured: pos.piece_at(m.to()),
+            })
         };
-        let Some(p) = moved else {
-            dst.copy_from_slice(src);
-            return;
-        };
-        let captured = pos.piece_at(m.to());
-        for persp in Color::ALL {
-            let o = persp.index() * h;
-            let add = net.row(index(persp, p, m.to()));
-            let sub = net.row(index(persp, p, m.from()));
-            let (s, d) = (&src[o..o + h], &mut dst[o..o + h]);
-            match captured {
-                Some(c) => simd::update(d, s, &[add], &[sub, net.row(index(persp, c, m.to()))]),
-                None => simd::update(d, s, &[add], &[sub]),
-            }
+        self.top += 1;
+        if self.top == self.levels.len() {
+            let grown = self.levels.len() * 2;
+            self.levels.resize(grown, ROOT);
+            self.buf.resize(grown * 2 * self.hidden, 0);
         }
+        self.levels[self.top] = Level {
+            change,
+            computed: false,
+        };
     }
 
     /// Takes back the last `push`.
@@ -96,14 +120,49 @@ impl Accumulators {
         self.top = self.top.saturating_sub(1);
     }
 
+    /// Computes the levels up to the current one from the highest computed
+    /// level below it. The root level is always computed (`refresh`); a
+    /// stack never refreshed starts from zeros, as it always did.
+    fn compute(&mut self, net: &Network) {
+        let mut from = self.top;
+        while from > 0 && !self.levels[from].computed {
+            from -= 1;
+        }
+        let h = self.hidden;
+        let width = 2 * h;
+        for l in from + 1..=self.top {
+            let (below, above) = self.buf.split_at_mut(l * width);
+            let src = &below[(l - 1) * width..];
+            let dst = &mut above[..width];
+            match self.levels[l].change {
+                None => dst.copy_from_slice(src),
+                Some(c) => {
+                    for persp in Color::ALL {
+                        let o = persp.index() * h;
+                        let add = net.row(index(persp, c.piece, c.to));
+                        let sub = net.row(index(persp, c.piece, c.from));
+                        let (s, d) = (&src[o..o + h], &mut dst[o..o + h]);
+                        match c.captured {
+                            Some(x) => {
+                                simd::update(d, s, &[add], &[sub, net.row(index(persp, x, c.to))])
+                            }
+                            None => simd::update(d, s, &[add], &[sub]),
+                        }
+                    }
+                }
+            }
+            self.levels[l].computed = true;
+        }
+    }
+
     /// The evaluation of the current level (which must be `pos`'s), side to
     /// move's view, through the output row of the side to move and `pos`'s
     /// material bucket.
     #[inline]
-    pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
         let h = self.hidden;
         let stm = pos.side_to_move();
-        let acc = self.current();
+        let acc = self.current(net);
         let (us, them) = if stm == Color::Cho {
             (&acc[..h], &acc[h..])
         } else {

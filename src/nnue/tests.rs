@@ -19,7 +19,7 @@ use crate::util::rng::Rng;
 fn fresh(net: &Network, pos: &Position) -> Vec<i16> {
     let mut a = Accumulators::new(net, 1);
     a.refresh(net, pos);
-    a.current().to_vec()
+    a.current(net).to_vec()
 }
 
 #[test]
@@ -45,14 +45,14 @@ fn incremental_equals_refresh_for_every_setup() {
                     let m = list.as_slice()[rng.below(list.len())];
                     passes += m.is_pass() as u32;
                     captures += (!m.is_pass() && pos.piece_at(m.to()).is_some()) as u32;
-                    acc.push(&net, &pos, m);
+                    acc.push(&pos, m);
                     pos.make(m);
                     depth += 1;
                 } else {
                     break;
                 }
                 assert_eq!(
-                    acc.current(),
+                    acc.current(&net),
                     fresh(&net, &pos).as_slice(),
                     "{}",
                     pos.to_fen()
@@ -65,6 +65,52 @@ fn incremental_equals_refresh_for_every_setup() {
         passes > 20 && unmakes > 500 && captures > 100,
         "{passes} {unmakes} {captures}"
     );
+}
+
+/// Levels are computed only when asked: a walk that evaluates now and then
+/// (so that several levels, some taken back before they were ever computed,
+/// wait at once) reads the same accumulators as a refresh whenever it asks.
+#[test]
+fn levels_computed_late_equal_refresh() {
+    let net = embedded::network().unwrap();
+    let mut rng = Rng::new(7);
+    let (mut asked, mut waited) = (0, 0);
+    for g in 0..16 {
+        let mut pos = Position::from_fen(
+            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
+            RuleSet::Janggi,
+        )
+        .unwrap();
+        // Room for two levels: the walk goes deeper, so the stack grows.
+        let mut acc = Accumulators::new(&net, 2);
+        acc.refresh(&net, &pos);
+        let (mut depth, mut since) = (0, 0);
+        for _ in 0..400 {
+            let mut list = MoveList::new();
+            legal_moves(&pos, &mut list);
+            if depth > 0 && (list.is_empty() || rng.below(3) == 0) {
+                acc.pop();
+                pos.unmake();
+                depth -= 1;
+            } else if !list.is_empty() {
+                let m = list.as_slice()[rng.below(list.len())];
+                acc.push(&pos, m);
+                pos.make(m);
+                depth += 1;
+            } else {
+                break;
+            }
+            since += 1;
+            if rng.below(5) == 0 {
+                asked += 1;
+                waited += (since > 1) as u32;
+                since = 0;
+                assert_eq!(acc.evaluate(&net, &pos), net.evaluate(&pos));
+                assert_eq!(acc.current(&net), fresh(&net, &pos).as_slice());
+            }
+        }
+    }
+    assert!(asked > 500 && waited > 300, "{asked} {waited}");
 }
 
 /// The position mirrored left-right (file f to 8 - f), through its FEN.
@@ -319,9 +365,9 @@ fn screlu_and_bucket_nets_evaluate_as_their_format_says_incrementally_too() {
                 break;
             }
             let m = list.as_slice()[rng.below(list.len())];
-            acc.push(&net, &pos, m);
+            acc.push(&pos, m);
             pos.make(m);
-            assert_eq!(acc.current(), fresh(&net, &pos).as_slice());
+            assert_eq!(acc.current(&net), fresh(&net, &pos).as_slice());
             assert_eq!(acc.evaluate(&net, &pos), net.evaluate(&pos));
         }
     }

@@ -11,8 +11,8 @@ impl Searcher<'_> {
     /// Makes `m` on the position and, with NNUE, pushes its accumulators.
     #[inline]
     pub(super) fn make(&mut self, m: Move) {
-        if let (Some(acc), Some(net)) = (self.acc.as_mut(), self.shared.net) {
-            acc.push(net, &self.pos, m);
+        if let Some(acc) = self.acc.as_mut() {
+            acc.push(&self.pos, m);
         }
         self.pos.make(m);
     }
@@ -29,8 +29,8 @@ impl Searcher<'_> {
     /// see the move-limit clock, so the classical count term (what the
     /// count would decide as the limit nears) is added to its output.
     #[inline]
-    pub(super) fn evaluate(&self) -> i32 {
-        match (self.acc.as_ref(), self.shared.net) {
+    pub(super) fn evaluate(&mut self) -> i32 {
+        match (self.acc.as_mut(), self.shared.net) {
             (Some(acc), Some(net)) => {
                 let stm = self.pos.side_to_move();
                 let count = eval::count_term(&self.pos);
