@@ -306,6 +306,26 @@ struct Game {
     index: u64,
     records: Vec<Raw>,
     ending: Ending,
+    effort: Effort,
+}
+
+/// What a game's searches cost and reached: the rate's price and the
+/// labels' quality (a faster datagen must not buy its speed with depth).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effort {
+    /// Searches made for the game's moves (the opening check not counted).
+    pub searches: u64,
+    pub nodes: u64,
+    /// The sum of the depths they completed.
+    pub depths: u64,
+}
+
+impl Effort {
+    fn add(&mut self, o: Effort) {
+        self.searches += o.searches;
+        self.nodes += o.nodes;
+        self.depths += o.depths;
+    }
 }
 
 /// Datagen's referee: verifies the opening, keeps every searched position
@@ -314,6 +334,7 @@ struct Keeper<'a> {
     opts: &'a DatagenConfig,
     kept: Vec<(Sample, Meta)>,
     adjudicator: Adjudicator,
+    effort: Effort,
 }
 
 impl Referee for Keeper<'_> {
@@ -331,6 +352,11 @@ impl Referee for Keeper<'_> {
     }
 
     fn searched(&mut self, pos: &Position, r: &SearchResult) -> Option<Outcome> {
+        self.effort.add(Effort {
+            searches: 1,
+            nodes: r.nodes,
+            depths: r.depth as u64,
+        });
         let (score, _) = stored_score(r.score);
         self.kept
             .push((Sample::from_position(pos, score, 1), meta_of(pos, r)));
@@ -391,13 +417,14 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
     } else {
         openings[rng.below(openings.len())].clone()
     };
-    let dropped = |ending| Game {
+    let dropped = |ending, effort| Game {
         index,
         records: Vec::new(),
         ending,
+        effort,
     };
     let Ok(pos) = Position::from_fen(&fen, RuleSet::Janggi) else {
-        return dropped(Ending::Unfinished);
+        return dropped(Ending::Unfinished, Effort::default());
     };
     let limits = Limits {
         soft_nodes: Some(opts.nodes),
@@ -409,6 +436,7 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
         opts,
         kept: Vec::new(),
         adjudicator: Adjudicator::new(opts.adjudicate_cp, opts.adjudicate_plies),
+        effort: Effort::default(),
     };
     let game = selfplay::play(
         engine,
@@ -421,12 +449,13 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
     let (outcome, ending) = match game.stop {
         Stop::Over(o) => (o, Ending::Played),
         Stop::Adjudicated(o) => (o, Ending::Adjudicated),
-        Stop::Rejected => return dropped(Ending::DroppedOpening),
-        Stop::TooLong | Stop::NoMove => return dropped(Ending::Unfinished),
+        Stop::Rejected => return dropped(Ending::DroppedOpening, keeper.effort),
+        Stop::TooLong | Stop::NoMove => return dropped(Ending::Unfinished, keeper.effort),
     };
     if game.moves.len() <= opts.random_plies && ending == Ending::Played {
-        return dropped(Ending::Unfinished);
+        return dropped(Ending::Unfinished, keeper.effort);
     }
+    let effort = keeper.effort;
     let records = keeper
         .kept
         .into_iter()
@@ -453,6 +482,7 @@ fn play(engine: &mut Engine, opts: &DatagenConfig, openings: &[String], index: u
         index,
         records,
         ending,
+        effort,
     }
 }
 
@@ -475,6 +505,8 @@ pub struct Summary {
     /// Games dropped unfinished (too long, no move, over in the random
     /// plies).
     pub unfinished: u64,
+    /// The searches of every game played, kept or dropped.
+    pub effort: Effort,
 }
 
 /// Where a resumed run starts, checked against the file as it stands:
@@ -787,6 +819,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 continue;
             }
             sum.games += 1;
+            sum.effort.add(game.effort);
             match game.ending {
                 Ending::Played => {}
                 Ending::Adjudicated => sum.adjudicated += 1,
@@ -885,9 +918,12 @@ fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary, (first_game, ba
         _ => "?".to_string(),
     };
     let pct = |n: u64| 100.0 * n as f64 / sum.games.max(1) as f64;
+    let e = &sum.effort;
+    let per_search = |n: u64| n as f64 / e.searches.max(1) as f64;
     eprintln!(
         "games {} (openings dropped {} = {:.1}%, adjudicated {} = {:.1}%, unfinished {}), \
-         positions {}, {pps:.1} positions/s, {gps:.2} games/s, elapsed {}, time left {left}",
+         positions {}, {pps:.1} positions/s, {gps:.2} games/s, elapsed {}, time left {left}, \
+         searches {} ({:.0} nodes, depth {:.2} each)",
         sum.games,
         sum.dropped_openings,
         pct(sum.dropped_openings),
@@ -895,7 +931,10 @@ fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary, (first_game, ba
         pct(sum.adjudicated),
         sum.unfinished,
         sum.positions,
-        fmt_secs(secs)
+        fmt_secs(secs),
+        e.searches,
+        per_search(e.nodes),
+        per_search(e.depths)
     );
 }
 
