@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# A library, sourced, never run: no `set` of its own; it runs under its
+# callers' `set -euo pipefail`.
 # Two "hosts" on this machine for the cluster scripts' checks: sshd on
 # 127.0.0.1 (a free port, nothing else), two local users reached through
 # it as two hosts, and a third host whose port nothing listens on (a dead

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# A library, sourced, never run: no `set` of its own; it runs under its
+# callers' `set -euo pipefail`.
 # A single-node Slurm on this machine for the cluster scripts' checks:
 # munged, slurmctld and slurmd with their own key, configuration, sockets,
 # ports (free ones on this machine) and state under one folder. Sourced by

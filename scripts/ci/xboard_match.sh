@@ -50,8 +50,8 @@ command -v xwd >/dev/null || need+=(x11-apps)
 python3 -c 'import pyffish' 2>/dev/null || die "python3 cannot import pyffish (pip install pyffish)"
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing ${need[*]}"
-    sudo=; [ "$(id -u)" -eq 0 ] || sudo=sudo
-    apt=($sudo env DEBIAN_FRONTEND=noninteractive apt-get -y -q)
+    apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q)
+    [ "$(id -u)" -eq 0 ] || apt=(sudo "${apt[@]}")
     "${apt[@]}" install "${need[@]}" >/dev/null ||
         { "${apt[@]}" update >/dev/null && "${apt[@]}" install "${need[@]}" >/dev/null; } ||
         die "apt-get install ${need[*]} failed"
@@ -99,10 +99,14 @@ TIMEOUT=${TIMEOUT:-$(( GAMES * (per_game + 10) + 60 ))}
 # are read or written.
 tmp=$(mktemp -d)
 xvfb_pid=; xboard_pid=
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() {
     # XBoard runs as the leader of its own process group, with its engines in it.
-    [ -n "$xboard_pid" ] && kill -- "-$xboard_pid" 2>/dev/null || true
-    [ -n "$xvfb_pid" ] && { kill "$xvfb_pid" 2>/dev/null; wait "$xvfb_pid" 2>/dev/null; } || true
+    if [ -n "$xboard_pid" ]; then kill -- "-$xboard_pid" 2>/dev/null || true; fi
+    if [ -n "$xvfb_pid" ]; then
+        kill "$xvfb_pid" 2>/dev/null || true
+        wait "$xvfb_pid" 2>/dev/null || true
+    fi
     rm -rf "$tmp"
 }
 trap cleanup EXIT

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# A library, sourced, never run: no `set` of its own; it runs under its
+# callers' `set -euo pipefail`.
 # Shared by scripts/cluster/datagen.sh, sprt.sh and slurm/ (sourced, not
 # run). Every argument of those scripts is checked here, before anything
 # runs: a value after each option, numbers in their range, seed lists,

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # What each pruning feature is worth in play: the full engine against the
 # same engine with that one feature switched off (UCI option `Ablate`),
 # GAMES games each at TC, concurrency 2. With the defaults (9 features x 72
@@ -8,7 +8,7 @@
 #
 #   scripts/lab/ablation.sh [BINARY]          # default target/release/janggun
 #   GAMES=100 TC=1+0.1 OUT=ablation FEATURES="lmr nullmove" scripts/lab/ablation.sh
-set -eu
+set -euo pipefail
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-72}
 TC=${TC:-1+0.1}

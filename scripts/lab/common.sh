@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# A library, sourced, never run: no `set` of its own; it runs under its
+# callers' `set -euo pipefail`.
 # Sourced by the lab scripts: builds the engine of any commit once and
 # caches it, so that matches compare commits rather than working trees.
 

@@ -1,4 +1,6 @@
 # shellcheck shell=bash
+# A library, sourced, never run: no `set` of its own; it runs under its
+# callers' `set -euo pipefail`.
 # Sourced by the scripts that compare Janggun with Fairy-Stockfish. Its
 # bench reads the variant only as its first argument (`bench janggi HASH
 # THREADS DEPTH FILE depth`); anywhere else the word is ignored and the

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # What a second thread is worth on this machine: nodes per second and wall
 # time to the bench depth with 1 and 2 threads (three runs each), then a
 # match of 2 threads against 1 at 5s+0.05s with concurrency 1, so that the
@@ -6,7 +6,7 @@
 #
 #   scripts/lab/threads.sh [BINARY]           # default target/release/janggun
 #   GAMES=40 scripts/lab/threads.sh           # a shorter match
-set -eu
+set -euo pipefail
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-200}
 TC=${TC:-5+0.05}

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # How the weights in src/search/tuned.rs were made: self-play games at a
 # fixed node count (two seeds, one per core), then the Texel-style tuner over
 # them. The tuner starts from the weights in use and keeps the table with the
@@ -13,7 +13,7 @@
 #
 #   scripts/lab/tune.sh [BINARY]                 # default target/release/janggun
 #   GAMES=500 NODES=6000 scripts/lab/tune.sh     # per seed; the run used 2200
-set -eu
+set -euo pipefail
 BIN=${1:-target/release/janggun}
 GAMES=${GAMES:-2200}
 NODES=${NODES:-6000}
@@ -28,6 +28,7 @@ wait
     >"$OUT/table.rs" 2>"$OUT/tune.log"
 tail -n 1 "$OUT/tune.log"
 {
+    # shellcheck disable=SC2016 # backquotes of a Rust comment, not a command
     echo '//! Evaluation weights fitted by `janggun tune` (layout in `params.rs`).'
     echo
     echo 'use super::params::Params;'

@@ -4,7 +4,7 @@
 use super::datagen::{
     DEFAULT_ADJUDICATE_CP, DEFAULT_ADJUDICATE_PLIES, DEFAULT_VERIFY_LIMIT, DEFAULT_VERIFY_NODES,
 };
-use super::load::Filter;
+use super::recipe::{Recipe, TrainSettings};
 use super::trainer;
 use crate::nnue::layout::Activation;
 use crate::search::Settings;
@@ -113,6 +113,19 @@ pub enum DatagenCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// What a net's recipe (`nets/nn-<hash>.recipe`) plays: its shards in
+    /// training order, one a line (GROUP NAME RECORDS); with SHARD, the
+    /// datagen arguments that make it, one a line (all but --out,
+    /// --resume and --progress); with --groups, one line a group (GROUP
+    /// SIGNATURE PLAYER: the bench signature of the search that played
+    /// it, `-` where no binary plays the same bytes again, and its net,
+    /// `-` for the classical evaluation).
+    Recipe {
+        file: PathBuf,
+        shard: Option<String>,
+        #[arg(long, conflicts_with = "shard")]
+        groups: bool,
+    },
 }
 
 pub fn datagen(args: DatagenArgs) -> Result<(), String> {
@@ -154,6 +167,14 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
             crate::outln!("{}", lines.join("\n"));
             return Ok(());
         }
+        Some(DatagenCommand::Recipe {
+            file,
+            shard,
+            groups,
+        }) => {
+            crate::out!("{}", recipe_lines(&Recipe::load(&file)?, shard, groups)?);
+            return Ok(());
+        }
         None => {}
     }
     let out = args.out.ok_or("datagen needs --out FILE")?;
@@ -187,16 +208,34 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
     super::datagen::run(&opts).map(|_| ())
 }
 
+/// What `datagen recipe` prints, each line ending in a newline.
+fn recipe_lines(r: &Recipe, shard: Option<String>, groups: bool) -> Result<String, String> {
+    let lines: Vec<String> = if let Some(name) = shard {
+        let (g, s) = r.find(&name)?;
+        g.args(s)
+    } else if groups {
+        r.groups
+            .iter()
+            .map(|g| {
+                let sig = g.signature.map_or("-".to_string(), |s| s.to_string());
+                format!("{} {sig} {}", g.name, g.player().unwrap_or("-"))
+            })
+            .collect()
+    } else {
+        r.shards()
+            .map(|(g, s)| format!("{} {} {}", g.name, g.shard_name(s), s.records))
+            .collect()
+    };
+    Ok(lines.iter().map(|l| format!("{l}\n")).collect())
+}
+
 // The settings a sweep varies are --activation, --buckets, --lr and
-// --lr-floor, --batch, --epochs and --wdl.
+// --lr-floor, --batch, --epochs and --wdl. Every setting is optional here:
+// what is not given comes from --recipe, or else from the embedded net's
+// recipe, so that the defaults are the shipped net's settings with one
+// owner (`recipe::SHIPPED`).
 #[derive(Args, Debug)]
-#[command(
-    after_help = "Every epoch prints the training and held-out losses, against the blended \
-                  target of --wdl, which differs between settings. To compare nets trained \
-                  with different settings use the fixed gate metric, `janggun net loss NET \
-                  HELD-OUT.bin` (the quantised net as the engine evaluates it, against the \
-                  score-only target at one fixed scale; see `janggun net loss --help`)."
-)]
+#[command(after_help = train_after_help())]
 pub struct TrainArgs {
     /// Data files (`janggun datagen` output).
     #[arg(required = true)]
@@ -204,44 +243,52 @@ pub struct TrainArgs {
     /// Held-out data (default: every 20th block of 1024 records).
     #[arg(long)]
     pub val: Option<PathBuf>,
+    /// Take every setting of this recipe's [train] section (a net's
+    /// `nets/nn-<hash>.recipe`); an option given here overrides it.
+    #[arg(long)]
+    pub recipe: Option<PathBuf>,
+    /// Print the settings this run would train with, as a recipe's [train]
+    /// section, and its files, then stop before reading any data.
+    #[arg(long)]
+    pub dry_run: bool,
     /// Hidden units per perspective (a multiple of 16, at most 2048).
-    #[arg(long, default_value_t = crate::nnue::layout::DEFAULT_HIDDEN)]
-    pub hidden: usize,
+    #[arg(long)]
+    pub hidden: Option<usize>,
     /// Hidden activation: crelu (clipped ReLU) or screlu (squared clipped
     /// ReLU; its output weights are clipped to what the integer path holds
     /// without overflow: 2.0 up to 128 hidden units, 1.0 at 256, halving
     /// with each doubling above).
-    #[arg(long, default_value_t = Activation::CRelu)]
-    pub activation: Activation,
+    #[arg(long)]
+    pub activation: Option<Activation>,
     /// Output buckets by material, each crossed with the side to move: the
     /// pieces other than the generals, n (0..=30), pick bucket n * N / 31
     /// (8 buckets: n / 4). 1 to 16; 1 is the single row per side of the
     /// version 1 nets.
-    #[arg(long, default_value_t = 1)]
-    pub buckets: usize,
+    #[arg(long)]
+    pub buckets: Option<usize>,
     /// Passes over the training data.
-    #[arg(long, default_value_t = 10)]
-    pub epochs: u32,
+    #[arg(long)]
+    pub epochs: Option<u32>,
     /// Positions per optimiser step.
-    #[arg(long, default_value_t = 1024)]
-    pub batch: usize,
+    #[arg(long)]
+    pub batch: Option<usize>,
     /// Peak learning rate (cosine decay to --lr-floor times it).
-    #[arg(long, default_value_t = 0.002)]
-    pub lr: f32,
+    #[arg(long)]
+    pub lr: Option<f32>,
     /// Where the cosine decay ends, as a fraction of --lr (0 to 1; e.g. 0.01).
-    #[arg(long, default_value_t = 0.05)]
-    pub lr_floor: f32,
+    #[arg(long)]
+    pub lr_floor: Option<f32>,
     /// AdamW's decoupled weight decay.
-    #[arg(long, default_value_t = 0.0)]
-    pub weight_decay: f32,
+    #[arg(long)]
+    pub weight_decay: Option<f32>,
     /// Weight of the game result in the target (the rest: the score), 0 to 1.
-    #[arg(long, default_value_t = 0.3)]
-    pub wdl: f32,
+    #[arg(long)]
+    pub wdl: Option<f32>,
     /// Centipawns per unit of the net's output (default: fitted).
     #[arg(long)]
     pub scale: Option<f32>,
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Do not add the left-right mirror image of every position.
     #[arg(long)]
     pub no_mirror: bool,
@@ -270,45 +317,113 @@ pub struct TrainArgs {
     /// available (kept by default).
     #[arg(long)]
     pub drop_winning_captures: bool,
-    /// Keep repeated positions (same pieces and side to move; by default
-    /// only the first is kept).
-    #[arg(long)]
+    /// Keep repeated positions (same pieces and side to move), as the
+    /// shipped recipe does.
+    #[arg(long, conflicts_with = "drop_duplicates")]
     pub keep_duplicates: bool,
+    /// Keep only the first of repeated positions.
+    #[arg(long)]
+    pub drop_duplicates: bool,
+}
+
+/// `janggun train --help`'s closing text: the gate, and the defaults as
+/// the embedded net's recipe states them.
+fn train_after_help() -> String {
+    let defaults = match super::recipe::Recipe::shipped() {
+        Ok(r) => r.train.to_text(),
+        Err(e) => format!("(unreadable: {e})\n"),
+    };
+    format!(
+        "Every epoch prints the training and held-out losses, against the blended \
+         target of --wdl, which differs between settings. To compare nets trained \
+         with different settings use the fixed gate metric, `janggun net loss NET \
+         HELD-OUT.bin` (the quantised net as the engine evaluates it, against the \
+         score-only target at one fixed scale; see `janggun net loss --help`).\n\n\
+         A setting not given is --recipe's, or else that of the embedded net's \
+         recipe ({}), which is:\n\n{defaults}",
+        super::recipe::SHIPPED_PATH
+    )
 }
 
 impl TrainArgs {
-    /// The load filter the flags ask for.
-    pub fn filter(&self) -> Filter {
-        Filter {
-            in_check: !self.keep_in_check,
-            captures: !self.keep_captures,
-            decided: !self.keep_decided,
-            winning_captures: self.drop_winning_captures,
-            duplicates: !self.keep_duplicates,
+    /// The settings of this run: --recipe's (or the embedded net's recipe's)
+    /// with the options given on top.
+    pub fn settings(&self) -> Result<TrainSettings, String> {
+        let mut s = match &self.recipe {
+            Some(p) => Recipe::load(p)?.train,
+            None => Recipe::shipped()?.train,
+        };
+        if let Some(v) = self.hidden {
+            s.hidden = v;
         }
+        if let Some(v) = self.activation {
+            s.activation = v;
+        }
+        if let Some(v) = self.buckets {
+            s.buckets = v;
+        }
+        if let Some(v) = self.epochs {
+            s.epochs = v;
+        }
+        if let Some(v) = self.batch {
+            s.batch = v;
+        }
+        if let Some(v) = self.lr {
+            s.lr = v;
+        }
+        if let Some(v) = self.lr_floor {
+            s.lr_floor = v;
+        }
+        if let Some(v) = self.weight_decay {
+            s.weight_decay = v;
+        }
+        if let Some(v) = self.wdl {
+            s.wdl = v;
+        }
+        if self.scale.is_some() {
+            s.scale = self.scale;
+        }
+        if let Some(v) = self.seed {
+            s.seed = v;
+        }
+        s.mirror &= !self.no_mirror;
+        s.keep_in_check |= self.keep_in_check;
+        s.keep_captures |= self.keep_captures;
+        s.keep_decided |= self.keep_decided;
+        s.drop_winning_captures |= self.drop_winning_captures;
+        if self.keep_duplicates || self.drop_duplicates {
+            s.keep_duplicates = self.keep_duplicates;
+        }
+        Ok(s)
     }
 }
 
+/// What `--dry-run` prints: the settings as a recipe's [train] section, then
+/// the run's files as comments.
+fn dry_run(args: &TrainArgs, settings: &TrainSettings) -> String {
+    let mut s = settings.to_text();
+    let files: Vec<String> = args.data.iter().map(|p| p.display().to_string()).collect();
+    s.push_str(&format!("# data: {}\n", files.join(" ")));
+    if let Some(v) = &args.val {
+        s.push_str(&format!("# val: {}\n", v.display()));
+    }
+    s.push_str(&format!("# out-dir: {}\n", args.out_dir.display()));
+    if let Some(r) = &args.resume {
+        s.push_str(&format!("# resume: {}\n", r.display()));
+    }
+    s
+}
+
 pub fn train(args: TrainArgs) -> Result<(), String> {
-    let filter = args.filter();
-    let opts = trainer::TrainConfig {
-        hidden: args.hidden,
-        activation: args.activation,
-        buckets: args.buckets,
-        epochs: args.epochs,
-        batch: args.batch,
-        lr: args.lr,
-        lr_floor: args.lr_floor,
-        weight_decay: args.weight_decay,
-        wdl: args.wdl,
-        scale: args.scale,
-        seed: args.seed,
-        mirror: !args.no_mirror,
-        checkpoint: Some(args.out_dir.clone()),
-        resume: args.resume,
-    };
+    let settings = args.settings()?;
+    let filter = settings.filter();
+    let opts = settings.config(Some(args.out_dir.clone()), args.resume.clone());
     // Settings and the checkpoint are refused before any data is read.
     opts.validate()?;
+    if args.dry_run {
+        crate::out!("{}", dry_run(&args, &settings));
+        return Ok(());
+    }
     if let Some(p) = &opts.resume {
         super::checkpoint::load(p, opts.weight_decay)?;
     }
@@ -335,7 +450,7 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
     eprintln!(
         "train: {} training positions ({} with mirrors), {} held out, {skipped} records skipped",
         train_set.len(),
-        train_set.len() * if args.no_mirror { 1 } else { 2 },
+        train_set.len() * if opts.mirror { 2 } else { 1 },
         val_set.len()
     );
     let start = std::time::Instant::now();
@@ -365,3 +480,111 @@ pub fn train(args: TrainArgs) -> Result<(), String> {
 /// content's hash, so the same net again), never another file.
 pub const NET_FILE: crate::util::outfile::Existing<'static> =
     crate::util::outfile::Existing::Prefix(&[crate::nnue::layout::MAGIC], "a Janggun net file");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use std::path::Path;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        train: TrainArgs,
+    }
+
+    /// The settings of `janggun train` with these arguments (split at spaces).
+    fn settings(args: &str) -> Result<TrainSettings, String> {
+        let words = std::iter::once("train").chain(args.split_whitespace());
+        let cli = Cli::try_parse_from(words).map_err(|e| e.to_string())?;
+        cli.train.settings()
+    }
+
+    fn recipe(name: &str) -> String {
+        format!("{}/nets/{name}.recipe", env!("CARGO_MANIFEST_DIR"))
+    }
+
+    /// The command line scripts/train_net.sh gave `janggun train` before
+    /// the recipes (scripts/recipe.sh's `recipe hidden=512 floor=0.01`),
+    /// `--recipe` on the shipped net's recipe, and no setting at all are
+    /// one run.
+    #[test]
+    fn the_shipped_recipe_is_the_old_command_line_and_the_defaults() {
+        let old = settings(
+            "a.bin --hidden 512 --epochs 2 --batch 1024 --lr 0.002 --lr-floor 0.01 --wdl 0.1 \
+             --activation crelu --buckets 1 --seed 1 --keep-duplicates",
+        )
+        .unwrap();
+        // What that line meant to the binary before the recipes, whose
+        // defaults filled in the rest (no weight decay, a fitted scale,
+        // mirrors, the filters but duplicates): written out, since this
+        // binary's defaults are now the recipe's.
+        let before = TrainSettings {
+            hidden: 512,
+            activation: Activation::CRelu,
+            buckets: 1,
+            epochs: 2,
+            batch: 1024,
+            lr: 0.002,
+            lr_floor: 0.01,
+            weight_decay: 0.0,
+            wdl: 0.1,
+            scale: None,
+            seed: 1,
+            mirror: true,
+            keep_in_check: false,
+            keep_captures: false,
+            keep_decided: false,
+            drop_winning_captures: false,
+            keep_duplicates: true,
+        };
+        let by_recipe = settings(&format!("a.bin --recipe {}", recipe("nn-27f44730272b")));
+        let by_recipe = by_recipe.unwrap();
+        let defaults = settings("a.bin").unwrap();
+        assert_eq!(old, before);
+        assert_eq!(by_recipe, before);
+        assert_eq!(defaults, before);
+        // nn-abc4e3e48b16's: `recipe` with no change.
+        let old = settings(
+            "a.bin --hidden 256 --epochs 2 --batch 1024 --lr 0.002 --lr-floor 0.05 --wdl 0.1 \
+             --activation crelu --buckets 1 --seed 1 --keep-duplicates",
+        )
+        .unwrap();
+        let by_recipe = settings(&format!("a.bin --recipe {}", recipe("nn-abc4e3e48b16")));
+        assert_eq!(old, by_recipe.unwrap());
+    }
+
+    #[test]
+    fn options_override_the_recipe() {
+        let r = recipe("nn-abc4e3e48b16");
+        let s = settings(&format!(
+            "a.bin --recipe {r} --epochs 1 --drop-duplicates --no-mirror --scale 113 \
+             --keep-in-check --activation screlu"
+        ))
+        .unwrap();
+        assert_eq!((s.epochs, s.hidden, s.lr_floor), (1, 256, 0.05));
+        assert_eq!((s.scale, s.activation), (Some(113.0), Activation::SCRelu));
+        assert!(!s.keep_duplicates && !s.mirror && s.keep_in_check);
+        assert!(settings("a.bin --keep-duplicates --drop-duplicates").is_err());
+        let e = settings("a.bin --recipe /nonexistent.recipe").unwrap_err();
+        assert!(e.contains("nonexistent.recipe"), "{e}");
+    }
+
+    #[test]
+    fn datagen_recipe_lists_shards_groups_and_arguments() {
+        let r = Recipe::load(Path::new(&recipe("nn-abc4e3e48b16"))).unwrap();
+        let all = recipe_lines(&r, None, false).unwrap();
+        assert!(all.starts_with("gen0 gen0_seed1.bin 436033\ngen0 gen0_seed2.bin 144606\n"));
+        assert_eq!(all.lines().count(), 10);
+        assert_eq!(
+            recipe_lines(&r, None, true).unwrap(),
+            "gen0 1882546 -\ngen1 - nets/nn-c7f2d971be0b.jnn\n"
+        );
+        assert_eq!(
+            recipe_lines(&r, Some("gen0_seed2.bin".into()), false).unwrap(),
+            "--seed\n2\n--positions\n144606\n--threads\n1\n--nodes\n3000\n--random-plies\n8\n\
+             --format\n1\n--verify-nodes\n0\n--adjudicate-cp\n0\n"
+        );
+        assert!(recipe_lines(&r, Some("gen2_seed101.bin".into()), false).is_err());
+    }
+}

@@ -15,6 +15,7 @@ pub mod load;
 pub mod model;
 pub mod net_cli;
 pub mod optim;
+pub mod recipe;
 pub mod record;
 pub mod resume;
 pub mod stats;

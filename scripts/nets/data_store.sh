@@ -1,15 +1,15 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Finished training-data files kept in git, compressed, so that hours of
 # self-play survive a new machine: a session on a 2-core machine makes a few
 # hours of shards, saves them here and commits them; the next session, on
 # whatever machine, restores them instead of playing the games again.
 #
-#   scripts/data_store.sh save FILE...      compress each FILE into the store
-#   scripts/data_store.sh restore FILE...   unpack each FILE from the store
-#   scripts/data_store.sh check             every stored file against MANIFEST
-#   scripts/data_store.sh park FILE...      keep a shard cut short, with its
+#   scripts/nets/data_store.sh save FILE...      compress each FILE into the store
+#   scripts/nets/data_store.sh restore FILE...   unpack each FILE from the store
+#   scripts/nets/data_store.sh check             every stored file against MANIFEST
+#   scripts/nets/data_store.sh park FILE...      keep a shard cut short, with its
 #                                           resume point, for the next machine
-#   scripts/data_store.sh upgrade           re-store fixed-record files chained
+#   scripts/nets/data_store.sh upgrade           re-store fixed-record files chained
 #
 #   STORE=nets/data (default); STORE=off turns the store off.
 #   BIN=target/release/janggun (default): the binary that converts and
@@ -44,8 +44,8 @@
 # a build whose search plays the same games (the resume point checks the
 # settings, not the search). Park is for a session's last minutes: stop or
 # kill the datagen runs first, then park and commit.
-set -eu
-CMD=${1:?usage: scripts/data_store.sh save|restore|check|park|upgrade FILE...}
+set -euo pipefail
+CMD=${1:?usage: scripts/nets/data_store.sh save|restore|check|park|upgrade FILE...}
 shift
 STORE=${STORE:-nets/data}
 [ "$STORE" = off ] && exit 0
@@ -289,7 +289,7 @@ check) check ;;
 park) for f in "$@"; do park "$f"; done ;;
 upgrade) upgrade ;;
 *)
-    echo "usage: scripts/data_store.sh save|restore|check|park|upgrade FILE..." >&2
+    echo "usage: scripts/nets/data_store.sh save|restore|check|park|upgrade FILE..." >&2
     exit 2
     ;;
 esac

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # The gate a new net passes before it ships, in three steps, each resumable:
 #
 #   1. loss   the gate metric (`janggun net loss`) of the candidate and of
@@ -12,8 +12,8 @@
 #             no time losses), or STAGE_TC/STAGE_GAMES for the 10+0.1
 #             confirmation.
 #
-#   scripts/net_gate.sh CANDIDATE.jnn [loss|sprt|clock|all]
-#   BIN=target/release/janggun BASE=nets/nn-abc4e3e48b16.jnn OUT=target/gate scripts/net_gate.sh ...
+#   scripts/nets/net_gate.sh CANDIDATE.jnn [loss|sprt|clock|all]
+#   BIN=target/release/janggun BASE=nets/nn-abc4e3e48b16.jnn OUT=target/gate scripts/nets/net_gate.sh ...
 #
 # Each match writes OUT/<candidate>-<step>.{pgn,json,log}; running the same
 # step again continues it (`--resume`).
@@ -23,7 +23,7 @@
 # since (nn-013b8d4f0298, nn-074c3c36faf5, then nn-27f44730272b) passed this
 # gate against it; a later candidate passes it against the shipped net too:
 # BASE=nets/nn-27f44730272b.jnn.
-set -eu
+set -euo pipefail
 CAND=${1:?candidate net}
 STEP=${2:-all}
 BIN=${BIN:-target/release/janggun}
@@ -56,7 +56,7 @@ match() { # step, match arguments...
 
 if [ "$STEP" = loss ] || [ "$STEP" = all ]; then
     want=${HELDOUT_POSITIONS:-20000}
-    # The data store (scripts/data_store.sh) keeps the file in git, so a new
+    # The data store (scripts/nets/data_store.sh) keeps the file in git, so a new
     # machine unpacks it rather than spending the quarter hour again.
     if [ ! -f "$HELDOUT.done" ]; then
         BIN=$BIN "$(dirname "$0")/data_store.sh" restore "$HELDOUT"
