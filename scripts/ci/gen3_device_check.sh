@@ -12,8 +12,8 @@ t=$(mktemp -d)
 trap 'rm -rf "$t" /tmp/gen3-device' EXIT
 seeds="951 952" shard=${CHECK_SHARD:-6000}
 mkdir -p "$t/out"
-OUT=$t/out BIN=$bin SHARD=$shard DEVICE_SEEDS=$seeds scripts/gen3_device.sh play "${CHECK_SECONDS:-15}" 2>"$t/play.log" || { cat "$t/play.log" >&2; exit 1; }
-STORE=$t/store DATA=$t/data BIN=$bin SHARD=$shard scripts/gen3_device.sh join "$t/out/gen3-device.tar" 2>"$t/join.log" || { cat "$t/join.log" >&2; exit 1; }
+OUT=$t/out BIN=$bin SHARD=$shard DEVICE_SEEDS=$seeds scripts/nets/gen3_device.sh play "${CHECK_SECONDS:-15}" 2>"$t/play.log" || { cat "$t/play.log" >&2; exit 1; }
+STORE=$t/store DATA=$t/data BIN=$bin SHARD=$shard scripts/nets/gen3_device.sh join "$t/out/gen3-device.tar" 2>"$t/join.log" || { cat "$t/join.log" >&2; exit 1; }
 parked=$(find "$t/store/partial" -name '*.resume' 2>/dev/null | wc -l)
 if [ "$parked" -eq 0 ]; then
     echo "gen3_device_check: no shard came back cut short (the tar: $(tar -tf "$t/out/gen3-device.tar" | tr '\n' ' '))" >&2
@@ -21,7 +21,7 @@ if [ "$parked" -eq 0 ]; then
     exit 1
 fi
 rm -rf "$t/data"
-STORE=$t/store DATA=$t/data BIN=$bin GEN3_SHARDS=$seeds GEN3_SHARD=$shard JOBS=2 scripts/gen3.sh data 2>"$t/gen3.log" || { cat "$t/gen3.log" >&2; exit 1; }
+STORE=$t/store DATA=$t/data BIN=$bin GEN3_SHARDS=$seeds GEN3_SHARD=$shard JOBS=2 scripts/nets/gen3.sh data 2>"$t/gen3.log" || { cat "$t/gen3.log" >&2; exit 1; }
 for seed in $seeds; do
     "$bin" datagen --nnue nets/nn-27f44730272b.jnn --threads 1 --seed "$seed" --nodes 3000 \
         --random-plies 8 --format 3 --verify-nodes 5000 --verify-limit 500 \

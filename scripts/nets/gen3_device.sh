@@ -3,20 +3,20 @@
 # way into the store here. The lent machine reaches no network, so its
 # build needs the crates brought along:
 #
-#   scripts/gen3_device.sh pack            here: the crates, vendored, as
+#   scripts/nets/gen3_device.sh pack            here: the crates, vendored, as
 #                                          target/vendor.tar.xz (about 8 MB)
-#   scripts/gen3_device.sh play [SECONDS]  there, $OUT set: builds offline
+#   scripts/nets/gen3_device.sh play [SECONDS]  there, $OUT set: builds offline
 #                                          (or takes BIN),
 #                                          plays one one-thread shard a core
 #                                          for SECONDS (default 420), parks
 #                                          each with its resume point and
 #                                          leaves them in $OUT/gen3-device.tar
-#   scripts/gen3_device.sh join TAR        here: each shard in TAR into the
+#   scripts/nets/gen3_device.sh join TAR        here: each shard in TAR into the
 #                                          store (nets/data), as a park that
-#                                          scripts/gen3.sh resumes, or saved
+#                                          scripts/nets/gen3.sh resumes, or saved
 #                                          when complete
 #
-# The device call: command `bash scripts/gen3_device.sh play 420`, carry
+# The device call: command `bash scripts/nets/gen3_device.sh play 420`, carry
 # `target/vendor.tar.xz`, timeout 600 (the build takes about a minute on 16
 # cores, the shards 7 minutes, parking seconds). The seeds are the top of
 # gen3's range (DEVICE_SEEDS, default 420 down to 405), so that this
@@ -24,10 +24,10 @@
 # the same bytes as one played here from the start, since the build is the
 # same commit's.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-STEP=${1:?usage: scripts/gen3_device.sh pack|play [SECONDS]|join TAR}
+cd "$(dirname "$0")/../.."
+STEP=${1:?usage: scripts/nets/gen3_device.sh pack|play [SECONDS]|join TAR}
 VENDOR=target/vendor.tar.xz
-# Records a shard: gen3's (GEN3_SHARD in scripts/gen3.sh).
+# Records a shard: gen3's (GEN3_SHARD in scripts/nets/gen3.sh).
 SHARD=${SHARD:-100000}
 
 pack() {
@@ -67,7 +67,7 @@ play() {
     mkdir -p "$work/data" "$work/store"
     local seeds=${DEVICE_SEEDS:-$(seq -s ' ' 420 -1 405)}
     for seed in $seeds; do
-        # gen3.sh's settings, word for word (scripts/gen3.sh, play).
+        # gen3.sh's settings, word for word (scripts/nets/gen3.sh, play).
         timeout -s KILL "$seconds" "$bin" datagen --nnue nets/nn-27f44730272b.jnn --threads 1 \
             --seed "$seed" --nodes 3000 --random-plies 8 --format 3 --verify-nodes 5000 \
             --verify-limit 500 --adjudicate-cp 1000 --adjudicate-plies 4 --resume \
@@ -80,9 +80,9 @@ play() {
         f=$work/data/gen3_seed$seed.bin
         [ -f "$f" ] || continue
         if [ "$("$bin" datagen count "$f" 2>/dev/null)" = "$SHARD" ]; then
-            STORE=$work/store BIN=$bin scripts/data_store.sh save "$f"
+            STORE=$work/store BIN=$bin scripts/nets/data_store.sh save "$f"
         else
-            STORE=$work/store BIN=$bin scripts/data_store.sh park "$f"
+            STORE=$work/store BIN=$bin scripts/nets/data_store.sh park "$f"
         fi
         tail -n 1 "$work/data/gen3_seed$seed.log" >&2 || true
     done
@@ -102,12 +102,12 @@ join() {
         name=$(basename "$x" .xz)
         # The lent machine's store gives the shard (complete, or cut short
         # with its resume point) to this machine's data folder ...
-        STORE=$tmp BIN=$bin scripts/data_store.sh restore "$data/$name"
+        STORE=$tmp BIN=$bin scripts/nets/data_store.sh restore "$data/$name"
         # ... and this machine's store takes it as its own would.
         if [ "$("$bin" datagen count "$data/$name" 2>/dev/null)" = "$SHARD" ]; then
-            BIN=$bin scripts/data_store.sh save "$data/$name"
+            BIN=$bin scripts/nets/data_store.sh save "$data/$name"
         else
-            BIN=$bin scripts/data_store.sh park "$data/$name"
+            BIN=$bin scripts/nets/data_store.sh park "$data/$name"
         fi
     done
 }
@@ -117,7 +117,7 @@ pack) pack ;;
 play) play "${2:-}" ;;
 join) join "${2:-}" ;;
 *)
-    echo "usage: scripts/gen3_device.sh pack|play [SECONDS]|join TAR" >&2
+    echo "usage: scripts/nets/gen3_device.sh pack|play [SECONDS]|join TAR" >&2
     exit 2
     ;;
 esac

@@ -11,8 +11,8 @@
 #   park     keep the shards cut short (after stopping `data`), with their
 #            resume points, in the store for the next session
 #
-#   scripts/gen3.sh [data|status|park]          (default: data)
-#   GEN3_SHARDS="301 302" JOBS=1 scripts/gen3.sh data
+#   scripts/nets/gen3.sh [data|status|park]          (default: data)
+#   GEN3_SHARDS="301 302" JOBS=1 scripts/nets/gen3.sh data
 #
 # 120 shards of 100,000 records: 12 M positions. A shard's file is the same
 # bytes for the same seed and the same build; a shard resumed by another
@@ -20,7 +20,7 @@
 # which the trainer takes alike.
 set -euo pipefail
 STEP=${1:-data}
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/janggun}
 DATA=${DATA:-target/nnue-data}
 GEN3_NET=${GEN3_NET:-nets/nn-27f44730272b.jnn}
@@ -30,7 +30,7 @@ GEN3_SHARDS=${GEN3_SHARDS:-$(seq -s ' ' 301 420)}
 JOBS=${JOBS:-2}
 STORE=${STORE:-nets/data}
 export STORE
-store() { BIN=$BIN scripts/data_store.sh "$@"; }
+store() { BIN=$BIN scripts/nets/data_store.sh "$@"; }
 
 shard() { echo "$DATA/gen3_seed$1.bin"; }
 # Complete: holding GEN3_SHARD records, as the binary counts them.
@@ -97,7 +97,7 @@ data) data ;;
 status) status ;;
 park) park ;;
 *)
-    echo "usage: scripts/gen3.sh [data|status|park]" >&2
+    echo "usage: scripts/nets/gen3.sh [data|status|park]" >&2
     exit 2
     ;;
 esac
