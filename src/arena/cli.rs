@@ -14,7 +14,7 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// Its own limits, which replace the match's for this engine (a
     /// handicap such as 5+0.05 against 20+0.2).
-    pub limits: Option<Limits>,
+    pub limits: Option<MatchLimits>,
 }
 
 /// Time control: base and increment in milliseconds, plus byoyomi.
@@ -45,16 +45,16 @@ impl Clock {
 /// What bounds one search: a clock, a time a move, nodes, depth, in any
 /// combination (UCI's `go` takes them together).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Limits {
+pub struct MatchLimits {
     pub clock: Option<Clock>,
     pub movetime_ms: Option<u64>,
     pub nodes: Option<u64>,
     pub depth: Option<u32>,
 }
 
-impl Limits {
+impl MatchLimits {
     pub fn is_empty(&self) -> bool {
-        *self == Limits::default()
+        *self == MatchLimits::default()
     }
 
     /// Whether the runner bounds the search by time (otherwise only its
@@ -151,7 +151,7 @@ pub struct MatchConfig {
     pub games: usize,
     pub concurrency: usize,
     /// The match's limits, for every engine without its own.
-    pub limits: Limits,
+    pub limits: MatchLimits,
     pub timemargin_ms: u64,
     /// How long a search without a clock may take before it counts as lost.
     pub timeout_ms: u64,
@@ -181,7 +181,7 @@ pub struct MatchConfig {
 
 impl MatchConfig {
     /// The limits engine `e` plays under.
-    pub fn limits_of(&self, e: usize) -> &Limits {
+    pub fn limits_of(&self, e: usize) -> &MatchLimits {
         self.engines[e].limits.as_ref().unwrap_or(&self.limits)
     }
 
@@ -199,7 +199,7 @@ impl Default for MatchConfig {
             rules: RuleSet::Janggi,
             games: 32,
             concurrency: 1,
-            limits: Limits::default(),
+            limits: MatchLimits::default(),
             timemargin_ms: 100,
             timeout_ms: 30_000,
             openings: None,
@@ -304,7 +304,7 @@ fn parse_tc(flag: &str, v: &str) -> Result<(u64, u64), String> {
 
 fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     let mut e = EngineSpec::default();
-    let mut limits = Limits::default();
+    let mut limits = MatchLimits::default();
     let mut given = Vec::new();
     for (k, v) in pairs {
         // The name goes into PGN tag lines and the rest into UCI lines: a

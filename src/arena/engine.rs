@@ -172,7 +172,7 @@ impl Eval {
     }
 }
 
-pub struct Answer {
+pub struct EngineAnswer {
     /// The text after `bestmove` (first token), as the engine wrote it.
     pub bestmove: String,
     pub eval: Eval,
@@ -512,7 +512,7 @@ impl EngineProcess {
         go: &str,
         limit: Duration,
         stop: &AtomicBool,
-    ) -> Result<Answer, Fault> {
+    ) -> Result<EngineAnswer, Fault> {
         // Stale output from an earlier search would be taken for this one.
         self.drain()?;
         self.send(position)
@@ -535,7 +535,7 @@ impl EngineProcess {
                 false
             }
         })?;
-        Ok(Answer {
+        Ok(EngineAnswer {
             bestmove: best.unwrap_or_default(),
             eval,
             elapsed: start.elapsed(),

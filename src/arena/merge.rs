@@ -8,11 +8,11 @@
 use super::cli::{self, SprtSpec};
 use super::conditions::{self, OPENING_OFFSET, SEED};
 use super::end::{self, Allowed, EndKind};
-use super::openings;
+use super::fen;
 use super::out;
 use super::output::{self, SprtReport};
 use super::record::{self, Record, Slot, Totals};
-use super::report::{self, GameEntry, Report, ShardEntry};
+use super::report::{self, GameEntry, MatchReport, ShardEntry};
 use super::resume;
 use super::resume_pgn;
 use crate::board::{
@@ -29,20 +29,20 @@ pub const USAGE: &str = "usage: janggun match merge OUT.json IN.json... \
 /// One input: a shard, or a report merged before.
 struct Input {
     path: PathBuf,
-    report: Report,
+    report: MatchReport,
     /// (seed, opening offset) of each shard it holds.
     keys: Vec<(String, String)>,
 }
 
 /// The shards made one.
 pub struct Merged {
-    pub report: Report,
+    pub report: MatchReport,
     pub totals: Totals,
     pub names: Vec<String>,
     pub sprt: Option<(SprtSpec, SprtReport)>,
     /// The inputs in the order their games were taken (seed order), with
     /// their reports.
-    pub files: Vec<(PathBuf, Report)>,
+    pub files: Vec<(PathBuf, MatchReport)>,
 }
 
 fn shown(p: &Path) -> String {
@@ -55,7 +55,7 @@ fn sort_key(k: &(String, String)) -> (u64, String, u64, String) {
     (n(&k.0), k.0.clone(), n(&k.1), k.1.clone())
 }
 
-fn keys_of(r: &Report) -> Vec<(String, String)> {
+fn keys_of(r: &MatchReport) -> Vec<(String, String)> {
     match &r.shards {
         Some(list) => list
             .iter()
@@ -134,7 +134,7 @@ fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
 
 /// Whether no search of the match is bounded by time, read from the
 /// report: then games from the same opening are the same games.
-fn deterministic(r: &Report) -> bool {
+fn deterministic(r: &MatchReport) -> bool {
     let cond = |k: &str| r.condition(k).unwrap_or("none");
     let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
     let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
@@ -162,7 +162,7 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
         if key == SEED || key == OPENING_OFFSET {
             continue;
         }
-        let value = |r: &Report| {
+        let value = |r: &MatchReport| {
             r.condition(key)
                 .or(conditions::implied(key))
                 .map(String::from)
@@ -206,7 +206,7 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
 /// The SPRT an input records, held to `--sprt`'s rule: a shard's is its
 /// `sprt_test` (its `sprt` says where that test stands), a merged
 /// report's the `sprt` it was merged under.
-fn recorded_sprt(r: &Report) -> Result<Option<SprtSpec>, String> {
+fn recorded_sprt(r: &MatchReport) -> Result<Option<SprtSpec>, String> {
     let own = r.sprt.as_ref().map(|s| s.spec());
     if let Some(s) = &own {
         s.check().map_err(|e| format!("its sprt: {e}"))?;
@@ -294,7 +294,7 @@ struct Play {
     allowed: Allowed,
 }
 
-fn play_of(r: &Report) -> Result<Play, String> {
+fn play_of(r: &MatchReport) -> Result<Play, String> {
     let rules = r
         .condition("rules")
         .ok_or("no \"rules\"")?
@@ -345,7 +345,7 @@ fn record_of(g: &GameEntry, index: usize, names: &[String], play: &Play) -> Resu
         ));
     }
     let outcome = outcome(&g.result)?;
-    let root = openings::read_fen(&g.fen, play.rules)?;
+    let root = fen::read_fen(&g.fen, play.rules)?;
     let mut pos = root.clone();
     let mut moves = Vec::new();
     for (k, t) in g.moves.split_whitespace().enumerate() {
@@ -654,7 +654,7 @@ fn combine_with(
 
 /// The PGN beside each input (`a.json` and `a.pgn`), whole and with the
 /// games of its JSON, concatenated in the merge's order.
-fn concat_pgn(files: &[(PathBuf, Report)]) -> Result<Vec<u8>, String> {
+fn concat_pgn(files: &[(PathBuf, MatchReport)]) -> Result<Vec<u8>, String> {
     let mut text = Vec::new();
     for (json, report) in files {
         let games = &report.games_played;
@@ -682,7 +682,7 @@ fn concat_pgn(files: &[(PathBuf, Report)]) -> Result<Vec<u8>, String> {
 
 /// The PGN's games must be its JSON's, replayed (any order: a PGN lists
 /// its games as they finished, a merged one shard after shard).
-fn same_games(pgn: &[resume_pgn::WrittenGame], report: &Report) -> Result<(), String> {
+fn same_games(pgn: &[resume_pgn::WrittenGame], report: &MatchReport) -> Result<(), String> {
     let rules: RuleSet = report.condition("rules").ok_or("no \"rules\"")?.parse()?;
     let key = |fen: &str, moves: &str, result: &str, end: &str| {
         let moves: Vec<&str> = moves.split_whitespace().collect();
@@ -698,7 +698,7 @@ fn same_games(pgn: &[resume_pgn::WrittenGame], report: &Report) -> Result<(), St
         let at = |e: String| format!("game at line {}: {e}", g.line);
         let tag = |k: &str| g.tag(k).ok_or_else(|| at(format!("no [{k}] tag")));
         let fen = tag("FEN")?;
-        let mut pos: Position = openings::read_fen(fen, rules).map_err(at)?;
+        let mut pos: Position = fen::read_fen(fen, rules).map_err(at)?;
         let mut moves: Vec<Move> = Vec::with_capacity(g.moves.len());
         for (k, t) in g.moves.iter().enumerate() {
             let m = from_san(&mut pos, t).map_err(|e| at(format!("ply {}: {e}", k + 1)))?;

@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod conditions;
 pub mod end;
+pub mod fen;
 pub mod engine;
 pub mod game;
 pub mod html;

@@ -7,10 +7,10 @@ use super::end::EndKind;
 use super::pgn;
 use super::record::{EngineTotals, Record, Totals};
 use super::report::{
-    self, finite, Conditions, EngineEntry, Fields, GameEntry, OptionEntry, Report, SprtEntry,
+    self, finite, Conditions, EngineEntry, Fields, GameEntry, OptionEntry, MatchReport, SprtEntry,
     SummaryEntry,
 };
-use super::stats::{self, Penta, Summary};
+use super::stats::{self, Penta, ScoreSummary};
 use crate::board::{move_to_string, Notation, Position};
 use std::fmt::Write as _;
 
@@ -30,9 +30,9 @@ pub fn game_line(cfg: &MatchConfig, r: &Record, done: usize, total: usize) -> St
     )
 }
 
-fn fmt_elo(s: &Summary) -> String {
+fn fmt_elo(s: &ScoreSummary) -> String {
     // Adding zero turns -0.0 into 0.0.
-    let s = Summary {
+    let s = ScoreSummary {
         elo: s.elo + 0.0,
         ..*s
     };
@@ -332,12 +332,12 @@ pub fn report(
     records: &[&Record],
     planned: usize,
     interrupted: bool,
-) -> Report {
+) -> MatchReport {
     let sprt = cfg.sprt.map(|spec| {
         let s = sprt_report(&spec, &t.engines[0].penta);
         sprt_entry(&spec, &s)
     });
-    Report {
+    MatchReport {
         version: report::VERSION,
         conditions: Conditions(Fields(
             cond.iter()

@@ -39,7 +39,7 @@ impl<T: Serialize> Serialize for Fields<T> {
 }
 
 /// The top level's conditions come flattened among the other fields:
-/// whatever is text and not a field of [`Report`] is one.
+/// whatever is text and not a field of [`MatchReport`] is one.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Conditions(pub Fields<String>);
 
@@ -200,7 +200,7 @@ pub struct GameEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct MatchReport {
     #[serde(default = "version_one")]
     pub version: u32,
     #[serde(flatten)]
@@ -221,7 +221,7 @@ fn version_one() -> u32 {
     1
 }
 
-impl Report {
+impl MatchReport {
     pub fn condition(&self, key: &str) -> Option<&str> {
         self.conditions.0.get(key).map(String::as_str)
     }
@@ -321,7 +321,7 @@ impl serde_json::ser::Formatter for Layout {
 }
 
 /// The report as text, with a final line feed.
-pub fn to_text(r: &Report) -> Result<String, String> {
+pub fn to_text(r: &MatchReport) -> Result<String, String> {
     let mut buf = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, Layout::default());
     r.serialize(&mut ser)
@@ -333,7 +333,7 @@ pub fn to_text(r: &Report) -> Result<String, String> {
 /// Writes the report aside and renames it, so that an interruption never
 /// leaves half a file under the name, once `existing` accepts what stands
 /// there.
-pub fn write(path: &Path, r: &Report, existing: &Existing) -> Result<(), String> {
+pub fn write(path: &Path, r: &MatchReport, existing: &Existing) -> Result<(), String> {
     outfile::write_whole(path, existing, to_text(r)?.as_bytes())
 }
 
@@ -373,7 +373,7 @@ pub fn merged_report_at(path: &Path) -> Result<(), String> {
 
 /// Reads a report from text. Errors name the field (`games[3].plies`) and
 /// say what was wrong; a file cut short says so.
-pub fn parse(text: &str) -> Result<Report, String> {
+pub fn parse(text: &str) -> Result<MatchReport, String> {
     // The fields that make a file a match report are looked for first, so
     // that another JSON file is told apart from a damaged report.
     let value: serde_json::Value = match serde_json::from_str(text) {
@@ -393,7 +393,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
     // Read again from the text, not the value: a value's objects are
     // sorted by key, and the conditions and end reasons keep their order.
     let mut de = serde_json::Deserializer::from_str(text);
-    let r: Report = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let r: MatchReport = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         format!("\"{path}\": {}", e.into_inner())
     })?;
@@ -419,7 +419,7 @@ pub const MAX_REPORT_BYTES: u64 = 1 << 30;
 /// Reads a report file; `Ok(None)` when there is none yet. Only a regular
 /// file is opened (a FIFO would block, a device never end), and no more
 /// than `MAX_REPORT_BYTES` of it read.
-pub fn read(path: &Path) -> Result<Option<Report>, String> {
+pub fn read(path: &Path) -> Result<Option<MatchReport>, String> {
     let Some(bytes) = crate::util::file::read_capped_if_exists(path, MAX_REPORT_BYTES)? else {
         return Ok(None);
     };
@@ -432,8 +432,8 @@ pub fn read(path: &Path) -> Result<Option<Report>, String> {
 mod tests {
     use super::*;
 
-    fn sample() -> Report {
-        Report {
+    fn sample() -> MatchReport {
+        MatchReport {
             version: VERSION,
             conditions: Conditions(Fields(vec![
                 ("rules".into(), "janggi".into()),
