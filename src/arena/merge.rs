@@ -132,18 +132,6 @@ fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
     })
 }
 
-/// Whether no search of the match is bounded by time, read from the
-/// report: then games from the same opening are the same games.
-fn deterministic(r: &MatchReport) -> bool {
-    let cond = |k: &str| r.condition(k).unwrap_or("none");
-    let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
-    let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
-    r.engines.iter().all(|e| match e.limits.as_deref() {
-        Some(l) => !l.contains("tc=") && !l.contains("movetime="),
-        None => !match_timed && match_bounded,
-    })
-}
-
 /// The inputs must be shards of one match: the same conditions but for
 /// the seed and opening offset, and the same engines.
 fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
@@ -531,7 +519,7 @@ fn combine_with(
 
     // Games at fixed nodes or depth from the same opening are the same
     // game: shards that dealt the same openings measure nothing new.
-    if deterministic(&first.report) {
+    if first.report.deterministic() {
         let mut games: HashMap<(&str, &str), (&Path, u64)> = HashMap::new();
         for i in &inputs {
             for g in &i.report.games {

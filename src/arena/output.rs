@@ -347,6 +347,7 @@ pub fn report(
         games_planned: planned as u64,
         games_played: t.games,
         interrupted,
+        deterministic: Some(cfg.deterministic()),
         engines: cfg
             .engines
             .iter()

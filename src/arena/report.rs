@@ -208,6 +208,12 @@ pub struct MatchReport {
     pub games_planned: u64,
     pub games_played: u64,
     pub interrupted: bool,
+    /// Whether no search of the match was bounded by time (only nodes or
+    /// depth): games from the same opening are then the same games. Typed
+    /// once from the command line (`MatchConfig::deterministic`); `None`
+    /// in a report written before the field: see [`MatchReport::deterministic`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deterministic: Option<bool>,
     pub engines: Vec<EngineEntry>,
     pub end_reasons: Fields<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -224,6 +230,28 @@ fn version_one() -> u32 {
 impl MatchReport {
     pub fn condition(&self, key: &str) -> Option<&str> {
         self.conditions.0.get(key).map(String::as_str)
+    }
+
+    /// Whether no search of the match was bounded by time: the recorded
+    /// field, or for a report written before it, what its text conditions
+    /// and engine limits say.
+    pub fn deterministic(&self) -> bool {
+        self.deterministic
+            .unwrap_or_else(|| self.deterministic_from_text())
+    }
+
+    /// The old reading, kept only for reports without `deterministic`:
+    /// the match's limits from its conditions (`time_control` "-" is no
+    /// clock, "none" no limit) and each engine's own limits as the
+    /// `--engine` fields it was given (`tc=`, `movetime=` are time).
+    fn deterministic_from_text(&self) -> bool {
+        let cond = |k: &str| self.condition(k).unwrap_or("none");
+        let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
+        let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
+        self.engines.iter().all(|e| match e.limits.as_deref() {
+            Some(l) => !l.contains("tc=") && !l.contains("movetime="),
+            None => !match_timed && match_bounded,
+        })
     }
 }
 
@@ -442,6 +470,7 @@ mod tests {
             games_planned: 2,
             games_played: 1,
             interrupted: false,
+            deterministic: Some(true),
             engines: vec![EngineEntry {
                 name: "a \"b\"\n\u{1}é".into(),
                 cmd: "/bin/a".into(),
@@ -534,6 +563,26 @@ mod tests {
         assert_eq!(parse(&old).unwrap().version, 1);
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn a_report_without_the_deterministic_field_is_read_from_its_conditions() {
+        let text = to_text(&sample()).unwrap();
+        assert!(text.contains("\"deterministic\": true"), "{text}");
+        let old = text.replacen("  \"deterministic\": true,\n", "", 1);
+        let mut r = parse(&old).unwrap();
+        assert_eq!(r.deterministic, None);
+        // Its engine has tc=5+0.05 of its own: timed.
+        assert!(!r.deterministic());
+        r.engines[0].limits = Some("nodes=300".into());
+        assert!(r.deterministic());
+        r.engines[0].limits = None;
+        r.conditions.0 .0.push(("time_control".into(), "-".into()));
+        assert!(!r.deterministic(), "no limit at all is no fixed limit");
+        r.conditions.0 .0.push(("depth".into(), "7".into()));
+        assert!(r.deterministic());
+        r.deterministic = Some(false);
+        assert!(!r.deterministic(), "the field, where it is, decides");
     }
 
     #[test]
