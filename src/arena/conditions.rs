@@ -6,7 +6,7 @@
 //! output flags are not among them: they say how many games are played,
 //! how many at once and where they go, not how one goes.
 
-use super::cli::{EngineSpec, MatchConfig};
+use super::config::{EngineSpec, MatchConfig};
 use super::openings::Opening;
 use crate::board::{move_to_string, Notation};
 use crate::util::hash::fnv1a64;

@@ -3,7 +3,7 @@
 //! caps, and the whole group killed on drop so that no engine, nor any
 //! process it started, outlives the runner.
 
-use super::cli::EngineSpec;
+use super::config::EngineSpec;
 use crate::board::RuleSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;

@@ -2,7 +2,7 @@
 //! checks every move with the rules core, and ends the game by the rules,
 //! by adjudication, or against an engine that misbehaves.
 
-use super::cli::{MatchLimits, MatchConfig};
+use super::config::{MatchConfig, MatchLimits};
 use super::end::EndKind;
 use super::engine::{EngineProcess, Fault};
 use super::openings::Opening;

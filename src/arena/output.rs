@@ -1,13 +1,13 @@
 //! What the runner prints and writes: a line per game, the progress line,
 //! the final tables, the PGN of each game and the JSON report.
 
-use super::cli::{EngineSpec, MatchConfig, SprtSpec};
 use super::conditions::{engine, Condition};
+use super::config::{EngineSpec, MatchConfig, SprtSpec};
 use super::end::EndKind;
 use super::pgn;
 use super::record::{EngineTotals, Record, Totals};
 use super::report::{
-    self, finite, Conditions, EngineEntry, Fields, GameEntry, OptionEntry, MatchReport, SprtEntry,
+    self, finite, Conditions, EngineEntry, Fields, GameEntry, MatchReport, OptionEntry, SprtEntry,
     SummaryEntry,
 };
 use super::stats::{self, Penta, ScoreSummary};

@@ -4,7 +4,7 @@
 //! two levels are written one item a line and everything deeper on one
 //! line, so that a game is one line however long.
 
-use super::cli::SprtSpec;
+use super::config::SprtSpec;
 use crate::util::outfile::{self, Existing};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};

@@ -7,8 +7,8 @@
 //! inside its last game (all an interruption can do to it) loses that
 //! game; anything else unreadable refuses the resume.
 
-use super::cli::MatchConfig;
 use super::conditions::{self, Condition};
+use super::config::MatchConfig;
 use super::end::{self, Allowed, EndKind};
 use super::fen;
 use super::openings::{self, Opening};
@@ -81,8 +81,8 @@ impl Resume<'_> {
             .ok_or_else(|| format!("game {n}: unknown end '{}'", c.end))?;
         let outcome = outcome_of(c.result)?;
         let opening = openings::for_match(self.book, cfg, slot.pair);
-        let same_root = fen::read_fen(&opening.fen, cfg.rules)
-            .is_ok_and(|p| p.to_fen() == c.root.to_fen());
+        let same_root =
+            fen::read_fen(&opening.fen, cfg.rules).is_ok_and(|p| p.to_fen() == c.root.to_fen());
         if !same_root || !c.moves.starts_with(&opening.moves) {
             return Err(format!(
                 "game {n} does not start from the opening this match deals it \
