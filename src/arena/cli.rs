@@ -8,6 +8,7 @@ pub use super::config::{
     MAX_NODES, MAX_SCORE,
 };
 use super::config::{SPRT_ELO, SPRT_P};
+use super::groups::{GroupIds, Grouped};
 use crate::board::RuleSet;
 use clap::{ArgAction, Parser, Subcommand};
 use std::fmt::Display;
@@ -39,18 +40,22 @@ pub enum MatchTool {
     Report(super::html::ReportArgs),
 }
 
+/// The flags of a match, the groups by occurrence.
+pub type PlayArgs = Grouped<PlayFlags>;
+
 // The flags of a match. Numbers are checked by their parsers; what
-// depends on several flags by [`PlayArgs::config`].
+// depends on several flags by [`PlayArgs::config`]. The group flags'
+// words are read by occurrence through [`Grouped`], not from here.
 #[derive(clap::Args, Debug)]
 // As before clap: a flag given twice takes its last value (but a path,
 // see `once`).
 #[command(args_override_self = true)]
-pub struct PlayArgs {
+pub struct PlayFlags {
     /// An engine, as key=value words: name=NAME cmd=PATH [arg=ARG ...]
     /// [option.NAME=VALUE ...] and its own limits [tc=BASE+INC] [movetime=MS]
     /// [nodes=N] [depth=D]; once for each engine (at least two).
     #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    pub engines: Vec<Vec<String>>,
+    pub engines: Vec<String>,
     /// The rules: janggi, janggitraditional, janggimodern, janggicasual, kja or kojf.
     #[arg(long, visible_alias = "variant", default_value = "janggi")]
     pub rules: RuleSet,
@@ -101,13 +106,13 @@ pub struct PlayArgs {
     pub opening_offset: usize,
     /// Stop when the test decides: elo0=E0 elo1=E1 alpha=A beta=B (defaults 0, 5, 0.05, 0.05).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    pub sprt: Vec<Vec<String>>,
+    pub sprt: Vec<String>,
     /// Draw when both scores stay small: movenumber=M movecount=C score=CP (defaults 40, 8, 10).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    pub adjudicate_draw: Vec<Vec<String>>,
+    pub adjudicate_draw: Vec<String>,
     /// Resign when both engines agree: movecount=C score=CP (defaults 3, 1000).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    pub adjudicate_resign: Vec<Vec<String>>,
+    pub adjudicate_resign: Vec<String>,
     /// Plies after which a game is stopped (a safety net).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = whole(1..=100_000usize))]
     pub max_plies: usize,
@@ -126,6 +131,11 @@ pub struct PlayArgs {
     /// Check the arguments and stop (exit 0 when they are good); plays nothing.
     #[arg(long)]
     pub check: bool,
+}
+
+impl GroupIds for PlayFlags {
+    const GROUPS: &'static [&'static str] =
+        &["engines", "sprt", "adjudicate_draw", "adjudicate_resign"];
 }
 
 // A match's flags read on their own (spsa's iterations, tests).
@@ -382,48 +392,55 @@ fn last_group<T>(
 impl PlayArgs {
     /// The match these flags describe, checked as a whole.
     pub fn config(self) -> Result<MatchConfig, String> {
+        let engines = self
+            .groups("engines")
+            .iter()
+            .map(|words| parse_engine(pairs(words)))
+            .collect::<Result<_, _>>()?;
+        let sprt = last_group(self.groups("sprt"), |w| parse_sprt(&pairs(w)))?;
+        let adjudicate_draw = last_group(self.groups("adjudicate_draw"), parse_draw)?;
+        let adjudicate_resign = last_group(self.groups("adjudicate_resign"), parse_resign)?;
+        let f = self.flags;
         let mut limits = MatchLimits {
-            movetime_ms: self.movetime,
-            nodes: self.nodes,
-            depth: self.depth,
+            movetime_ms: f.movetime,
+            nodes: f.nodes,
+            depth: f.depth,
             ..MatchLimits::default()
         };
-        if self.tc.is_some() || self.byoyomi.is_some() {
-            let (base_ms, inc_ms) = self.tc.unwrap_or((0, 0));
+        if f.tc.is_some() || f.byoyomi.is_some() {
+            let (base_ms, inc_ms) = f.tc.unwrap_or((0, 0));
             limits.clock = Some(Clock {
                 base_ms,
                 inc_ms,
-                byoyomi_ms: self.byoyomi.unwrap_or(0),
+                byoyomi_ms: f.byoyomi.unwrap_or(0),
             });
         }
-        let games_set = self.games.is_some() || self.rounds.is_some();
-        let d = MatchConfig::default();
+        let games_set = f.games.is_some() || f.rounds.is_some();
         let mut c = MatchConfig {
-            engines: self
-                .engines
-                .iter()
-                .map(|words| parse_engine(pairs(words)))
-                .collect::<Result<_, _>>()?,
-            rules: self.rules,
-            games: self.games.or(self.rounds.map(|r| 2 * r)).unwrap_or(d.games),
-            concurrency: self.concurrency,
+            engines,
+            rules: f.rules,
+            games: f
+                .games
+                .or(f.rounds.map(|r| 2 * r))
+                .unwrap_or(MatchConfig::default().games),
+            concurrency: f.concurrency,
             limits,
-            timemargin_ms: self.timemargin,
-            timeout_ms: self.timeout,
-            openings: once("--openings", self.openings)?,
-            opening_plies: self.opening_plies,
-            random_plies: self.random_plies,
-            seed: self.seed,
-            opening_offset: self.opening_offset,
-            sprt: last_group(&self.sprt, |w| parse_sprt(&pairs(w)))?,
-            adjudicate_draw: last_group(&self.adjudicate_draw, parse_draw)?,
-            adjudicate_resign: last_group(&self.adjudicate_resign, parse_resign)?,
-            pgn: once("--pgn", self.pgn)?,
-            json: once("--json", self.json)?,
-            resume: self.resume,
-            quiet: self.quiet,
-            check: self.check,
-            max_plies: self.max_plies,
+            timemargin_ms: f.timemargin,
+            timeout_ms: f.timeout,
+            openings: once("--openings", f.openings)?,
+            opening_plies: f.opening_plies,
+            random_plies: f.random_plies,
+            seed: f.seed,
+            opening_offset: f.opening_offset,
+            sprt,
+            adjudicate_draw,
+            adjudicate_resign,
+            pgn: once("--pgn", f.pgn)?,
+            json: once("--json", f.json)?,
+            resume: f.resume,
+            quiet: f.quiet,
+            check: f.check,
+            max_plies: f.max_plies,
         };
         validate(&mut c, games_set)?;
         Ok(c)

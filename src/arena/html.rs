@@ -656,7 +656,7 @@ pub fn main(a: ReportArgs) -> Result<(), String> {
     let (m, records) = merge::combine_for_report(&a.inputs, sprt)?;
     let html = page(&m, &records)?;
     write_whole(out_path, &ours, html.as_bytes())?;
-    if !a.common.quiet {
+    if !a.common.flags.quiet {
         out::line(&format!(
             "{}: {} games, {} plots",
             out_path.display(),

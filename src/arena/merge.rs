@@ -9,6 +9,7 @@ use super::cli::{self, SprtSpec};
 use super::conditions::{self, OPENING_OFFSET, SEED};
 use super::end::{self, Allowed, EndKind};
 use super::fen;
+use super::groups::{GroupIds, Grouped};
 use super::out;
 use super::output::{self, SprtReport};
 use super::record::{self, Record, Slot, Totals};
@@ -41,22 +42,29 @@ pub struct MergeArgs {
     pub common: CommonArgs,
 }
 
+/// What `merge` and `report` both take, `--sprt` by occurrence.
+pub type CommonArgs = Grouped<CommonFlags>;
+
 // What `merge` and `report` both take.
 #[derive(clap::Args, Debug)]
-pub struct CommonArgs {
+pub struct CommonFlags {
     /// The SPRT of the merge: elo0=E0 elo1=E1 alpha=A beta=B (the shards' own when they ran one).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    pub sprt: Vec<Vec<String>>,
+    pub sprt: Vec<String>,
     /// Only the table (and SPRT line), no summary line.
     #[arg(long)]
     pub quiet: bool,
+}
+
+impl GroupIds for CommonFlags {
+    const GROUPS: &'static [&'static str] = &["sprt"];
 }
 
 impl CommonArgs {
     /// `--sprt`, given at most once: two tests, one of them silently
     /// dropped, is no test.
     pub fn sprt(&self) -> Result<Option<SprtSpec>, String> {
-        match &self.sprt[..] {
+        match self.groups("sprt") {
             [] => Ok(None),
             [one] => cli::parse_sprt(&cli::pairs(one)).map(Some),
             _ => Err("--sprt given twice: give it once".into()),
@@ -848,7 +856,7 @@ pub fn main(a: MergeArgs) -> Result<(), String> {
         write_whole(p, &PGN_FILE, &text)?;
     }
     report::write(out_path, &m.report, &merged)?;
-    if !a.common.quiet {
+    if !a.common.flags.quiet {
         let seeds: Vec<&str> = m
             .report
             .shards

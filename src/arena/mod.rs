@@ -10,6 +10,7 @@ pub mod end;
 pub mod engine;
 pub mod fen;
 pub mod game;
+pub mod groups;
 pub mod html;
 pub mod merge;
 pub mod openings;

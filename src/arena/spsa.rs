@@ -51,7 +51,9 @@ pub struct SpsaOpts {
     /// The engine tuned, as key=value words: cmd=PATH [arg=ARG ...]
     /// [option.NAME=VALUE ...] (no name=: the sides are plus and minus).
     #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
-    engine: Vec<Vec<String>>,
+    // Read by occurrence into `SpsaArgs::engine`, not from here.
+    #[allow(dead_code)]
+    engine: Vec<String>,
     /// Iterations of the run.
     #[arg(long, value_name = "N", action = ArgAction::Append)]
     iterations: Vec<String>,
@@ -126,6 +128,8 @@ const MATCH_FLAGS: [&str; 11] = [
 #[derive(Debug)]
 pub struct SpsaArgs {
     opts: SpsaOpts,
+    /// The words of each `--engine`.
+    engine: Vec<Vec<String>>,
     match_args: Vec<String>,
     /// A flag given more than once.
     repeated: Option<String>,
@@ -157,6 +161,7 @@ impl clap::FromArgMatches for SpsaArgs {
             .map(|id| flag_of(id));
         Ok(SpsaArgs {
             opts: <SpsaOpts as clap::FromArgMatches>::from_arg_matches(m)?,
+            engine: super::groups::occurrences(m, "engine"),
             match_args: given.into_iter().flat_map(|(_, f, v)| [f, v]).collect(),
             repeated,
         })
@@ -213,13 +218,14 @@ fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
 fn from_args(a: SpsaArgs) -> Result<Spsa, String> {
     let SpsaArgs {
         opts: o,
+        engine,
         match_args,
         repeated,
     } = a;
     if let Some(flag) = repeated {
         return Err(format!("{flag} is given twice"));
     }
-    let engine = single(o.engine).unwrap_or_default();
+    let engine = single(engine).unwrap_or_default();
     let num = |flag: &str, v: Vec<String>| -> Result<Option<usize>, String> {
         single(v).map(|v| number(&v, flag)).transpose()
     };
