@@ -48,8 +48,9 @@ pub type PlayArgs = Grouped<PlayFlags>;
 // words are read by occurrence through [`Grouped`], not from here.
 #[derive(clap::Args, Debug)]
 // As before clap: a flag given twice takes its last value (but a path,
-// see `once`).
-#[command(args_override_self = true)]
+// see `once`), and a negative number is a flag's value (refused by its
+// parser, which names the flag).
+#[command(args_override_self = true, allow_negative_numbers = true)]
 pub struct PlayFlags {
     /// An engine, as key=value words: name=NAME cmd=PATH [arg=ARG ...]
     /// [option.NAME=VALUE ...] and its own limits [tc=BASE+INC] [movetime=MS]

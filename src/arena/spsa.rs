@@ -41,6 +41,7 @@ const MAX_ITERATIONS: usize = 10_000_000;
 // each is a list here, and [`SpsaArgs::repeated`] names one given twice.
 #[derive(clap::Args, Debug)]
 #[command(
+    allow_negative_numbers = true,
     after_help = "Tunes the search margins (hidden options; `janggun spsa --list` shows \
                         them with their defaults, bounds, c_end and r_end). Each iteration \
                         plays P game pairs (default: one per --concurrency slot) between the \
