@@ -93,7 +93,7 @@ enum Command {
         #[arg(long)]
         batch: bool,
     },
-    /// Play UCI engines against each other; merge shards, draw a report (see `janggun match --help`).
+    /// Play UCI engines against each other, merge shards, draw a report (see `janggun match --help`).
     Match(janggun::arena::cli::MatchArgs),
     /// Tune the search margins by SPSA (see `janggun spsa --help`).
     Spsa(janggun::arena::spsa::SpsaArgs),

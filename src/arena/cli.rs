@@ -126,7 +126,7 @@ pub struct PlayFlags {
     /// Continue the interrupted match of --pgn or --json.
     #[arg(long)]
     pub resume: bool,
-    /// No line a game.
+    /// Print no line for each game.
     #[arg(long)]
     pub quiet: bool,
     /// Check the arguments and stop (exit 0 when they are good); plays nothing.
