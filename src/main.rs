@@ -93,18 +93,10 @@ enum Command {
         #[arg(long)]
         batch: bool,
     },
-    /// Play UCI engines against each other (see `janggun match --help`).
-    #[command(disable_help_flag = true)]
-    Match {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    /// Play UCI engines against each other, merge shards, draw a report (see `janggun match --help`).
+    Match(janggun::arena::cli::MatchArgs),
     /// Tune the search margins by SPSA (see `janggun spsa --help`).
-    #[command(disable_help_flag = true)]
-    Spsa {
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
+    Spsa(janggun::arena::spsa::SpsaArgs),
 }
 
 fn run_perft(
@@ -206,8 +198,8 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => janggun::train::cli::datagen(args),
         Some(Command::Train(args)) => janggun::train::cli::train(args),
         Some(Command::Net(args)) => janggun::train::net_cli::run(args),
-        Some(Command::Match { args }) => janggun::arena::main(&args),
-        Some(Command::Spsa { args }) => janggun::arena::spsa::main(&args),
+        Some(Command::Match(args)) => janggun::arena::main(args),
+        Some(Command::Spsa(args)) => janggun::arena::spsa::main(args),
         None => {
             janggun::protocol::run();
             Ok(())

@@ -7,7 +7,7 @@
 mod match_common;
 
 use janggun::arena::record::{totals, Record};
-use janggun::arena::report::{self, Report};
+use janggun::arena::report::{self, MatchReport};
 use janggun::arena::stats::{llr_normalized, summarize};
 use janggun::arena::{output, EndKind};
 use match_common::*;
@@ -116,7 +116,7 @@ fn merged_statistics_are_one_run_s_over_the_same_pairs() {
     let (ok, stdout, stderr) = merge(&out, &inputs, &extra);
     assert!(ok, "{stderr}");
 
-    let m: Report = report::read(&out).unwrap().unwrap();
+    let m: MatchReport = report::read(&out).unwrap().unwrap();
     let e = &m.engines[0];
     let s = summarize(&penta).unwrap();
     assert_eq!(e.pentanomial, penta);

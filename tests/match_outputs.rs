@@ -17,7 +17,7 @@ mod match_common;
 
 use janggun::arena::cli::EngineSpec;
 use janggun::arena::record::{totals, Record, Slot};
-use janggun::arena::report::{self, GameEntry, Report};
+use janggun::arena::report::{self, GameEntry, MatchReport};
 use janggun::arena::{output, EndKind};
 use janggun::board::{Color, Outcome};
 use match_common::{fault_engine, python};
@@ -409,7 +409,7 @@ fn a_report_s_sprt_obeys_the_rule_of_sprt() {
 /// The report at `path` with `edit` applied to its games, its totals
 /// restated from them as the runner states them: only the games are wrong.
 fn restated(path: &Path, out: &Path, edit: impl Fn(&mut Vec<GameEntry>)) {
-    let mut r: Report = report::read(path).unwrap().unwrap();
+    let mut r: MatchReport = report::read(path).unwrap().unwrap();
     edit(&mut r.games);
     let names: Vec<String> = r.engines.iter().map(|e| e.name.clone()).collect();
     let mut records = BTreeMap::new();

@@ -1,254 +1,165 @@
-//! The command line of `janggun match`, parsed by hand because engines take
-//! free-form `key=value` groups that clap cannot express.
+//! The command line of `janggun match`, read by clap. Only the values of
+//! the flags that take `key=value` groups (`--engine`, `--sprt`,
+//! `--adjudicate-draw`, `--adjudicate-resign`) are read here by hand:
+//! clap hands each occurrence over as its list of words.
 
+pub use super::config::{
+    Clock, DrawAdj, EngineSpec, MatchConfig, MatchLimits, ResignAdj, SprtSpec, MAX_GAMES, MAX_MS,
+    MAX_NODES, MAX_SCORE,
+};
+use super::config::{SPRT_ELO, SPRT_P};
+use super::groups::{GroupIds, Grouped};
 use crate::board::RuleSet;
+use clap::{ArgAction, Parser, Subcommand};
+use std::fmt::Display;
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
+use std::str::FromStr;
 
-/// One engine as given by `--engine name=.. cmd=.. [arg=..] [option.X=..]
-/// [tc=.. movetime=.. nodes=.. depth=..]`.
-#[derive(Clone, Debug, Default)]
-pub struct EngineSpec {
-    pub name: String,
-    pub cmd: String,
-    pub args: Vec<String>,
-    pub options: Vec<(String, String)>,
-    /// Its own limits, which replace the match's for this engine (a
-    /// handicap such as 5+0.05 against 20+0.2).
-    pub limits: Option<Limits>,
+// `janggun match`: a match, or one of the tools on match reports.
+#[derive(clap::Args, Debug)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "An engine's own tc=, movetime=, nodes= or depth= replace the match's \
+                  limits for it. Shards of one match (other --seed or --opening-offset) \
+                  are joined by `janggun match merge`."
+)]
+pub struct MatchArgs {
+    #[command(subcommand)]
+    pub tool: Option<MatchTool>,
+    #[command(flatten)]
+    pub play: PlayArgs,
 }
 
-/// Time control: base and increment in milliseconds, plus byoyomi.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Clock {
-    pub base_ms: u64,
-    pub inc_ms: u64,
-    pub byoyomi_ms: u64,
+// The tools on match reports.
+#[derive(Subcommand, Debug)]
+pub enum MatchTool {
+    /// Merge the JSON reports of shards of one match into one report.
+    Merge(super::merge::MergeArgs),
+    /// Draw one self-contained HTML page of a match (its inputs merged first).
+    Report(super::html::ReportArgs),
 }
 
-impl Clock {
-    /// As PGN's `TimeControl` writes it: base+increment in seconds.
-    pub fn text(&self) -> String {
-        let s = |ms: u64| ms as f64 / 1000.0;
-        if self.byoyomi_ms > 0 {
-            format!(
-                "{}+{}+byo{}",
-                s(self.base_ms),
-                s(self.inc_ms),
-                s(self.byoyomi_ms)
-            )
-        } else {
-            format!("{}+{}", s(self.base_ms), s(self.inc_ms))
-        }
-    }
-}
+/// The flags of a match, the groups by occurrence.
+pub type PlayArgs = Grouped<PlayFlags>;
 
-/// What bounds one search: a clock, a time a move, nodes, depth, in any
-/// combination (UCI's `go` takes them together).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Limits {
-    pub clock: Option<Clock>,
-    pub movetime_ms: Option<u64>,
-    pub nodes: Option<u64>,
-    pub depth: Option<u32>,
-}
-
-impl Limits {
-    pub fn is_empty(&self) -> bool {
-        *self == Limits::default()
-    }
-
-    /// Whether the runner bounds the search by time (otherwise only its
-    /// `--timeout` does).
-    pub fn timed(&self) -> bool {
-        self.clock.is_some() || self.movetime_ms.is_some()
-    }
-
-    /// Nodes or depth and no time: the engine plays the same moves every
-    /// time it is given the same position.
-    pub fn deterministic(&self) -> bool {
-        !self.timed() && (self.nodes.is_some() || self.depth.is_some())
-    }
-
-    /// The limits as `--engine` fields, in a fixed order.
-    pub fn fields(&self) -> Vec<String> {
-        let mut v = Vec::new();
-        if let Some(c) = self.clock {
-            v.push(format!("tc={}", c.text()));
-        }
-        if let Some(mt) = self.movetime_ms {
-            v.push(format!("movetime={mt}"));
-        }
-        if let Some(n) = self.nodes {
-            v.push(format!("nodes={n}"));
-        }
-        if let Some(d) = self.depth {
-            v.push(format!("depth={d}"));
-        }
-        v
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtSpec {
-    pub elo0: f64,
-    pub elo1: f64,
-    pub alpha: f64,
-    pub beta: f64,
-}
-
-/// Bounds of the SPRT's Elo hypotheses (normalized Elo: tests run at a
-/// few Elo, never near a thousand).
-const SPRT_ELO: (f64, f64) = (-1000.0, 1000.0);
-/// Bounds of the SPRT's error rates: at 0 or from 0.5 on, the LLR bounds
-/// are infinite, cross or are not numbers.
-const SPRT_P: (f64, f64) = (0.0, 0.5);
-
-impl SprtSpec {
-    /// The one rule for an SPRT, wherever it comes from (`--sprt`, a
-    /// shard's `sprt_test`, a report's `sprt`): each number in its range
-    /// and elo0 < elo1, so that the LLR and its bounds are numbers.
-    pub fn check(&self) -> Result<(), String> {
-        for (key, x, (lo, hi)) in [
-            ("elo0", self.elo0, SPRT_ELO),
-            ("elo1", self.elo1, SPRT_ELO),
-            ("alpha", self.alpha, SPRT_P),
-            ("beta", self.beta, SPRT_P),
-        ] {
-            if !(lo..=hi).contains(&x) {
-                return Err(format!("{key} {x} is not a number from {lo} to {hi}"));
-            }
-        }
-        let ok_p = |p: f64| p > SPRT_P.0 && p < SPRT_P.1;
-        if self.elo1 <= self.elo0 || !ok_p(self.alpha) || !ok_p(self.beta) {
-            return Err("needs elo0 < elo1 and 0 < alpha, beta < 0.5".into());
-        }
-        Ok(())
-    }
-}
-
-/// Ends a game as a draw when both engines' scores stay within `score` cp
-/// for `count` consecutive moves each, from move `from_move` on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DrawAdj {
-    pub from_move: u32,
-    pub count: u32,
-    pub score: i32,
-}
-
-/// Ends a game when one engine reports at most `-score` and the other at
-/// least `score` for `count` consecutive moves each.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ResignAdj {
-    pub count: u32,
-    pub score: i32,
-}
-
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    pub engines: Vec<EngineSpec>,
+// The flags of a match. Numbers are checked by their parsers; what
+// depends on several flags by [`PlayArgs::config`]. The group flags'
+// words are read by occurrence through [`Grouped`], not from here.
+#[derive(clap::Args, Debug)]
+// As before clap: a flag given twice takes its last value (but a path,
+// see `once`), and a negative number is a flag's value (refused by its
+// parser, which names the flag).
+#[command(args_override_self = true, allow_negative_numbers = true)]
+pub struct PlayFlags {
+    /// An engine, as key=value words: name=NAME cmd=PATH [arg=ARG ...]
+    /// [option.NAME=VALUE ...] and its own limits [tc=BASE+INC] [movetime=MS]
+    /// [nodes=N] [depth=D]; once for each engine (at least two).
+    #[arg(long = "engine", value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    pub engines: Vec<String>,
+    /// The rules: janggi, janggitraditional, janggimodern, janggicasual, kja or kojf.
+    #[arg(long, visible_alias = "variant", default_value = "janggi")]
     pub rules: RuleSet,
-    /// Games per pairing of engines (always even: pairs with colours reversed).
-    pub games: usize,
+    /// Games per pairing of engines (rounded up to pairs).
+    #[arg(long, value_name = "N", value_parser = whole(1..=MAX_GAMES), overrides_with = "rounds")]
+    pub games: Option<usize>,
+    /// Pairs of games per pairing (--games 2R).
+    #[arg(long, value_name = "R", value_parser = whole(1..=MAX_GAMES / 2), overrides_with = "games")]
+    pub rounds: Option<usize>,
+    /// Games played at once.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = whole(1..=256usize))]
     pub concurrency: usize,
-    /// The match's limits, for every engine without its own.
-    pub limits: Limits,
-    pub timemargin_ms: u64,
-    /// How long a search without a clock may take before it counts as lost.
-    pub timeout_ms: u64,
-    pub openings: Option<PathBuf>,
-    /// Plies taken from each PGN/GIB opening game.
+    /// Clock: base and increment in seconds.
+    #[arg(long, value_name = "BASE+INC", value_parser = time_control)]
+    pub tc: Option<(u64, u64)>,
+    /// Byoyomi, in seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = seconds)]
+    pub byoyomi: Option<u64>,
+    /// Time for each move, in milliseconds.
+    #[arg(long, value_name = "MS", value_parser = whole(1..=MAX_MS))]
+    pub movetime: Option<u64>,
+    /// Nodes for each move.
+    #[arg(long, value_name = "N", value_parser = whole(1..=MAX_NODES))]
+    pub nodes: Option<u64>,
+    /// Depth of each search.
+    #[arg(long, value_name = "D", value_parser = whole(1..=1000u32))]
+    pub depth: Option<u32>,
+    /// Milliseconds an engine may go past its clock before it loses on time.
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = whole(0..=MAX_MS))]
+    pub timemargin: u64,
+    /// Milliseconds a search without a clock or movetime may take.
+    #[arg(long, value_name = "MS", default_value_t = 30_000, value_parser = whole(1..=MAX_MS))]
+    pub timeout: u64,
+    /// Openings: EPD/FEN lines, PGN or GIB games (default: the 16 setups).
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub openings: Vec<PathBuf>,
+    /// Plies taken from each PGN or GIB opening game.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = whole(0..=10_000usize))]
     pub opening_plies: usize,
+    /// Random plies played after the opening.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = whole(0..=1000usize))]
     pub random_plies: usize,
+    /// Seed of the openings' order and random plies.
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = whole(0..=u64::MAX))]
     pub seed: u64,
-    /// Pair `p` plays the opening that pair `opening_offset + p` would:
-    /// shards of one long match with the same seed take disjoint runs of
-    /// its openings.
+    /// Pair p plays the opening of pair p+PAIRS (shards of one long match).
+    #[arg(long, value_name = "PAIRS", default_value_t = 0, value_parser = whole(0..=MAX_GAMES))]
     pub opening_offset: usize,
-    pub sprt: Option<SprtSpec>,
-    pub adjudicate_draw: Option<DrawAdj>,
-    pub adjudicate_resign: Option<ResignAdj>,
-    pub pgn: Option<PathBuf>,
-    pub json: Option<PathBuf>,
-    pub resume: bool,
-    pub quiet: bool,
-    /// `--check`: parse and check the arguments, then stop: nothing is
-    /// started, read or written (scripts ask the binary this way).
-    pub check: bool,
-    /// Plies after which a game is stopped (as a safety net; the rules end
-    /// games long before with their move limit).
+    /// Stop when the test decides: elo0=E0 elo1=E1 alpha=A beta=B (defaults 0, 5, 0.05, 0.05).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    pub sprt: Vec<String>,
+    /// Draw when both scores stay small: movenumber=M movecount=C score=CP (defaults 40, 8, 10).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    pub adjudicate_draw: Vec<String>,
+    /// Resign when both engines agree: movecount=C score=CP (defaults 3, 1000).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    pub adjudicate_resign: Vec<String>,
+    /// Plies after which a game is stopped (a safety net).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = whole(1..=100_000usize))]
     pub max_plies: usize,
+    /// The games as PGN.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub pgn: Vec<PathBuf>,
+    /// The JSON report.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub json: Vec<PathBuf>,
+    /// Continue the interrupted match of --pgn or --json.
+    #[arg(long)]
+    pub resume: bool,
+    /// Print no line for each game.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Check the arguments and stop (exit 0 when they are good); plays nothing.
+    #[arg(long)]
+    pub check: bool,
 }
 
-impl MatchConfig {
-    /// The limits engine `e` plays under.
-    pub fn limits_of(&self, e: usize) -> &Limits {
-        self.engines[e].limits.as_ref().unwrap_or(&self.limits)
-    }
-
-    /// Whether every game is played the same way on every run (no search
-    /// is bounded by time), so that only the openings tell games apart.
-    pub fn deterministic(&self) -> bool {
-        (0..self.engines.len()).all(|e| self.limits_of(e).deterministic())
-    }
+impl GroupIds for PlayFlags {
+    const GROUPS: &'static [&'static str] =
+        &["engines", "sprt", "adjudicate_draw", "adjudicate_resign"];
 }
 
-impl Default for MatchConfig {
-    fn default() -> MatchConfig {
-        MatchConfig {
-            engines: Vec::new(),
-            rules: RuleSet::Janggi,
-            games: 32,
-            concurrency: 1,
-            limits: Limits::default(),
-            timemargin_ms: 100,
-            timeout_ms: 30_000,
-            openings: None,
-            opening_plies: 8,
-            random_plies: 0,
-            seed: 1,
-            opening_offset: 0,
-            sprt: None,
-            adjudicate_draw: None,
-            adjudicate_resign: None,
-            pgn: None,
-            json: None,
-            resume: false,
-            quiet: false,
-            check: false,
-            max_plies: 1000,
-        }
-    }
+// A match's flags read on their own (spsa's iterations, tests).
+#[derive(Parser, Debug)]
+#[command(name = "janggun match", no_binary_name = true)]
+struct PlayLine {
+    #[command(flatten)]
+    play: PlayArgs,
 }
 
-pub const USAGE: &str =
-    "usage: janggun match --engine name=NAME cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
-                              [tc=BASE+INC] [movetime=MS] [nodes=N] [depth=D]
-         --engine ... [--engine ...]
-       [--rules janggi|janggitraditional|janggimodern|janggicasual|kja|kojf]
-       [--games N | --rounds R] [--concurrency K]
-       [--tc BASE+INC (seconds)] [--byoyomi SECONDS] [--movetime MS] [--nodes N] [--depth D]
-       [--timemargin MS] [--timeout MS]
-       [--openings FILE (EPD/FEN, PGN or GIB)] [--opening-plies N] [--random-plies N] [--seed S]
-       [--opening-offset PAIRS]
-       [--sprt elo0=E0 elo1=E1 alpha=A beta=B]
-       [--adjudicate-draw movenumber=M movecount=C score=CP]
-       [--adjudicate-resign movecount=C score=CP]
-       [--pgn FILE] [--json FILE] [--resume] [--quiet] [--max-plies N] [--check]
-       janggun match merge OUT.json IN.json... [--sprt ...] [--pgn OUT.pgn]
-       janggun match report IN.json... --out REPORT.html [--sprt ...]
-An engine's own tc=, movetime=, nodes= or depth= replace the match's limits for it.
---check: check the arguments and stop (exit 0 when they are good); plays nothing.";
+/// Reads a match's flags (without `match`) as `janggun match` does.
+pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
+    let line = PlayLine::try_parse_from(args).map_err(|e| clap_message(&e))?;
+    line.play.config()
+}
 
-/// Most games one match may schedule (all pairings together): more would
-/// take years, so a larger number is a typo, not a plan.
-pub const MAX_GAMES: usize = 1_000_000;
-/// Longest time any time argument may name, one day: clock, increment,
-/// byoyomi and margin then add up far from any overflow.
-pub const MAX_MS: u64 = 86_400_000;
-/// Most nodes a search may be given (days of search for any engine).
-pub const MAX_NODES: u64 = 1_000_000_000_000;
-/// Largest adjudication score: engines report mates near 100000 cp.
-pub const MAX_SCORE: i32 = 100_000;
+/// A clap error as one line, without its `error: ` (the caller's
+/// messages add their own).
+pub fn clap_message(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    text.lines().next().unwrap_or("").to_string()
+}
 
 fn shown(v: &str) -> String {
     v.chars().take(32).collect()
@@ -256,55 +167,70 @@ fn shown(v: &str) -> String {
 
 /// A whole number in `range`; anything else, overflow included, is
 /// refused with the range in the message.
-fn num<T>(flag: &str, v: &str, range: std::ops::RangeInclusive<T>) -> Result<T, String>
+fn in_range<T>(v: &str, range: &RangeInclusive<T>) -> Result<T, String>
 where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    T: FromStr + PartialOrd + Display,
 {
     match v.parse::<T>() {
         Ok(x) if range.contains(&x) => Ok(x),
         _ => Err(format!(
-            "{flag}: '{}' is not a whole number from {} to {}",
-            shown(v),
+            "not a whole number from {} to {}",
             range.start(),
             range.end()
         )),
     }
 }
 
-fn seconds_to_ms(flag: &str, v: &str) -> Result<u64, String> {
+/// The value parser of a flag that takes a whole number in `range`.
+fn whole<T>(range: RangeInclusive<T>) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: FromStr + PartialOrd + Display + Clone + Send + Sync,
+{
+    move |v: &str| in_range(v, &range)
+}
+
+/// [`in_range`] for a field of a `key=value` group, named `flag`.
+fn num<T>(flag: &str, v: &str, range: RangeInclusive<T>) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display,
+{
+    in_range(v, &range).map_err(|e| format!("{flag}: '{}' is {e}", shown(v)))
+}
+
+/// Seconds, as milliseconds, at most [`MAX_MS`].
+fn seconds(v: &str) -> Result<u64, String> {
     let max = (MAX_MS / 1000) as f64;
     match v.parse::<f64>() {
         Ok(s) if (0.0..=max).contains(&s) => Ok((s * 1000.0).round() as u64),
         _ => Err(format!(
-            "{flag}: '{}' is not a number of seconds from 0 to {max}",
+            "'{}' is not a number of seconds from 0 to {max}",
             shown(v)
         )),
     }
 }
 
-/// `key=value` pairs up to the next `--flag`.
-pub fn take_pairs(args: &[String], i: &mut usize) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    while *i < args.len() && !args[*i].starts_with("--") {
-        let a = &args[*i];
-        match a.split_once('=') {
-            Some((k, v)) => out.push((k.to_string(), v.to_string())),
-            None => out.push((a.clone(), String::new())),
-        }
-        *i += 1;
-    }
-    out
-}
-
-/// `BASE+INC` in seconds (`--tc` and an engine's `tc=`).
-fn parse_tc(flag: &str, v: &str) -> Result<(u64, u64), String> {
+/// `BASE+INC` in seconds (`--tc` and an engine's `tc=`), as milliseconds.
+fn time_control(v: &str) -> Result<(u64, u64), String> {
     let (base, inc) = v.split_once('+').unwrap_or((v, "0"));
-    Ok((seconds_to_ms(flag, base)?, seconds_to_ms(flag, inc)?))
+    Ok((seconds(base)?, seconds(inc)?))
 }
 
+/// The words of one `--engine`, `--sprt` ... occurrence as `key=value`
+/// pairs (a word without `=` is a key with an empty value).
+pub fn pairs(words: &[String]) -> Vec<(String, String)> {
+    words
+        .iter()
+        .map(|a| match a.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (a.clone(), String::new()),
+        })
+        .collect()
+}
+
+/// One `--engine` group.
 fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
     let mut e = EngineSpec::default();
-    let mut limits = Limits::default();
+    let mut limits = MatchLimits::default();
     let mut given = Vec::new();
     for (k, v) in pairs {
         // The name goes into PGN tag lines and the rest into UCI lines: a
@@ -324,7 +250,7 @@ fn parse_engine(pairs: Vec<(String, String)>) -> Result<EngineSpec, String> {
             "cmd" => e.cmd = v,
             "arg" => e.args.push(v),
             "tc" => {
-                let (base_ms, inc_ms) = parse_tc(&flag, &v)?;
+                let (base_ms, inc_ms) = time_control(&v).map_err(|e| format!("{flag}: {e}"))?;
                 limits.clock = Some(Clock {
                     base_ms,
                     inc_ms,
@@ -390,15 +316,15 @@ fn real(
 }
 
 /// A whole number in `range` for field `key` of `flag`.
-fn whole<T>(
+fn field<T>(
     flag: &str,
     key: &str,
     v: Option<&str>,
     default: T,
-    range: std::ops::RangeInclusive<T>,
+    range: RangeInclusive<T>,
 ) -> Result<T, String>
 where
-    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    T: FromStr + PartialOrd + Display,
 {
     v.map_or(Ok(default), |v| num(&format!("{flag}: {key}"), v, range))
 }
@@ -417,106 +343,117 @@ pub fn parse_sprt(pairs: &[(String, String)]) -> Result<SprtSpec, String> {
     Ok(s)
 }
 
-/// A path flag takes one file: given twice, one of the two would be
-/// dropped without a word (an output never written, an input never read).
-pub fn once(flag: &str, slot: &mut Option<PathBuf>, value: String) -> Result<(), String> {
-    if let Some(before) = slot {
-        return Err(format!(
-            "{flag} given twice ('{}' and '{}'): give it once",
-            shown(&before.to_string_lossy()),
-            shown(&value)
-        ));
-    }
-    *slot = Some(PathBuf::from(value));
-    Ok(())
+fn parse_draw(words: &[String]) -> Result<DrawAdj, String> {
+    let flag = "--adjudicate-draw";
+    let pairs = pairs(words);
+    let [m, n, s] = parse_fields(flag, &pairs, ["movenumber", "movecount", "score"])?;
+    Ok(DrawAdj {
+        from_move: field(flag, "movenumber", m, 40, 0..=10_000)?,
+        count: field(flag, "movecount", n, 8, 1..=10_000)?,
+        score: field(flag, "score", s, 10, 0..=MAX_SCORE)?,
+    })
 }
 
-pub fn parse(args: &[String]) -> Result<MatchConfig, String> {
-    let mut c = MatchConfig::default();
-    let mut games_set = false;
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        i += 1;
-        let mut value = || -> Result<String, String> {
-            let v = args.get(i).ok_or_else(|| format!("{flag} needs a value"))?;
-            i += 1;
-            Ok(v.clone())
-        };
-        match flag {
-            "--engine" => {
-                let pairs = take_pairs(args, &mut i);
-                c.engines.push(parse_engine(pairs)?);
-            }
-            "--rules" | "--variant" => c.rules = value()?.parse()?,
-            "--games" => {
-                c.games = num(flag, &value()?, 1..=MAX_GAMES)?;
-                games_set = true;
-            }
-            "--rounds" => {
-                c.games = 2 * num(flag, &value()?, 1..=MAX_GAMES / 2)?;
-                games_set = true;
-            }
-            "--concurrency" => c.concurrency = num(flag, &value()?, 1..=256)?,
-            "--tc" => {
-                let (base_ms, inc_ms) = parse_tc(flag, &value()?)?;
-                let clock = c.limits.clock.get_or_insert_with(Clock::default);
-                clock.base_ms = base_ms;
-                clock.inc_ms = inc_ms;
-            }
-            "--byoyomi" => {
-                let ms = seconds_to_ms(flag, &value()?)?;
-                c.limits.clock.get_or_insert_with(Clock::default).byoyomi_ms = ms;
-            }
-            "--movetime" => c.limits.movetime_ms = Some(num(flag, &value()?, 1..=MAX_MS)?),
-            "--nodes" => c.limits.nodes = Some(num(flag, &value()?, 1..=MAX_NODES)?),
-            "--depth" => c.limits.depth = Some(num(flag, &value()?, 1..=1000)?),
-            "--timemargin" => c.timemargin_ms = num(flag, &value()?, 0..=MAX_MS)?,
-            "--timeout" => c.timeout_ms = num(flag, &value()?, 1..=MAX_MS)?,
-            "--openings" => once(flag, &mut c.openings, value()?)?,
-            "--opening-plies" => c.opening_plies = num(flag, &value()?, 0..=10_000)?,
-            "--random-plies" => c.random_plies = num(flag, &value()?, 0..=1000)?,
-            "--seed" => c.seed = num(flag, &value()?, 0..=u64::MAX)?,
-            "--opening-offset" => c.opening_offset = num(flag, &value()?, 0..=MAX_GAMES)?,
-            "--max-plies" => c.max_plies = num(flag, &value()?, 1..=100_000)?,
-            "--pgn" => once(flag, &mut c.pgn, value()?)?,
-            "--json" => once(flag, &mut c.json, value()?)?,
-            "--resume" => c.resume = true,
-            "--quiet" => c.quiet = true,
-            "--check" => c.check = true,
-            "--sprt" => c.sprt = Some(parse_sprt(&take_pairs(args, &mut i))?),
-            "--adjudicate-draw" => {
-                let pairs = take_pairs(args, &mut i);
-                let [m, n, s] = parse_fields(flag, &pairs, ["movenumber", "movecount", "score"])?;
-                c.adjudicate_draw = Some(DrawAdj {
-                    from_move: whole(flag, "movenumber", m, 40, 0..=10_000)?,
-                    count: whole(flag, "movecount", n, 8, 1..=10_000)?,
-                    score: whole(flag, "score", s, 10, 0..=MAX_SCORE)?,
-                });
-            }
-            "--adjudicate-resign" => {
-                let pairs = take_pairs(args, &mut i);
-                let [n, s] = parse_fields(flag, &pairs, ["movecount", "score"])?;
-                c.adjudicate_resign = Some(ResignAdj {
-                    count: whole(flag, "movecount", n, 3, 1..=10_000)?,
-                    score: whole(flag, "score", s, 1000, 0..=MAX_SCORE)?,
-                });
-            }
-            other => {
-                return Err(format!(
-                    "unknown argument '{}'\n{USAGE}",
-                    other.chars().take(40).collect::<String>()
-                ))
-            }
-        }
-    }
-    validate(&mut c, games_set)?;
-    Ok(c)
+fn parse_resign(words: &[String]) -> Result<ResignAdj, String> {
+    let flag = "--adjudicate-resign";
+    let pairs = pairs(words);
+    let [n, s] = parse_fields(flag, &pairs, ["movecount", "score"])?;
+    Ok(ResignAdj {
+        count: field(flag, "movecount", n, 3, 1..=10_000)?,
+        score: field(flag, "score", s, 1000, 0..=MAX_SCORE)?,
+    })
 }
+
+/// A path flag takes one file: given twice, one of the two would be
+/// dropped without a word (an output never written, an input never read).
+pub fn once(flag: &str, given: Vec<PathBuf>) -> Result<Option<PathBuf>, String> {
+    if let [first, second, ..] = &given[..] {
+        return Err(format!(
+            "{flag} given twice ('{}' and '{}'): give it once",
+            shown(&first.to_string_lossy()),
+            shown(&second.to_string_lossy())
+        ));
+    }
+    Ok(given.into_iter().next())
+}
+
+/// The last of a flag's `key=value` groups, read by `parse` (each one is
+/// checked: a bad one is refused even where a later one replaces it).
+fn last_group<T>(
+    groups: &[Vec<String>],
+    parse: impl Fn(&[String]) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    let mut last = None;
+    for g in groups {
+        last = Some(parse(g)?);
+    }
+    Ok(last)
+}
+
+impl PlayArgs {
+    /// The match these flags describe, checked as a whole.
+    pub fn config(self) -> Result<MatchConfig, String> {
+        let engines = self
+            .groups("engines")
+            .iter()
+            .map(|words| parse_engine(pairs(words)))
+            .collect::<Result<_, _>>()?;
+        let sprt = last_group(self.groups("sprt"), |w| parse_sprt(&pairs(w)))?;
+        let adjudicate_draw = last_group(self.groups("adjudicate_draw"), parse_draw)?;
+        let adjudicate_resign = last_group(self.groups("adjudicate_resign"), parse_resign)?;
+        let f = self.flags;
+        let mut limits = MatchLimits {
+            movetime_ms: f.movetime,
+            nodes: f.nodes,
+            depth: f.depth,
+            ..MatchLimits::default()
+        };
+        if f.tc.is_some() || f.byoyomi.is_some() {
+            let (base_ms, inc_ms) = f.tc.unwrap_or((0, 0));
+            limits.clock = Some(Clock {
+                base_ms,
+                inc_ms,
+                byoyomi_ms: f.byoyomi.unwrap_or(0),
+            });
+        }
+        let games_set = f.games.is_some() || f.rounds.is_some();
+        let mut c = MatchConfig {
+            engines,
+            rules: f.rules,
+            games: f
+                .games
+                .or(f.rounds.map(|r| 2 * r))
+                .unwrap_or(MatchConfig::default().games),
+            concurrency: f.concurrency,
+            limits,
+            timemargin_ms: f.timemargin,
+            timeout_ms: f.timeout,
+            openings: once("--openings", f.openings)?,
+            opening_plies: f.opening_plies,
+            random_plies: f.random_plies,
+            seed: f.seed,
+            opening_offset: f.opening_offset,
+            sprt,
+            adjudicate_draw,
+            adjudicate_resign,
+            pgn: once("--pgn", f.pgn)?,
+            json: once("--json", f.json)?,
+            resume: f.resume,
+            quiet: f.quiet,
+            check: f.check,
+            max_plies: f.max_plies,
+        };
+        validate(&mut c, games_set)?;
+        Ok(c)
+    }
+}
+
+/// What `janggun match --help` is asked for in the messages below.
+const SEE_HELP: &str = "see janggun match --help";
 
 fn validate(c: &mut MatchConfig, games_set: bool) -> Result<(), String> {
     if c.engines.len() < 2 {
-        return Err(format!("need at least two --engine\n{USAGE}"));
+        return Err(format!("need at least two --engine ({SEE_HELP})"));
     }
     for (i, e) in c.engines.iter().enumerate() {
         if c.engines[..i].iter().any(|o| o.name == e.name) {
@@ -557,6 +494,35 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::Args;
+        MatchArgs::augment_args(clap::Command::new("match")).debug_assert();
+    }
+
+    #[test]
+    fn a_flag_given_twice_takes_its_last_value_but_a_path() {
+        let two = "--engine cmd=a --engine cmd=b";
+        let c = parse(&args(&format!(
+            "{two} --tc 1 --tc 2 --games 4 --rounds 3 --quiet --quiet"
+        )))
+        .unwrap();
+        assert_eq!(c.limits.clock.unwrap().base_ms, 2000);
+        assert_eq!(c.games, 6);
+        let c = parse(&args(&format!(
+            "{two} --nodes 5 --rounds 3 --games 4 --variant kja"
+        )))
+        .unwrap();
+        assert_eq!((c.games, c.rules), (4, RuleSet::Kja));
+        let c = parse(&args(&format!("{two} --tc 1 --byoyomi 2.5"))).unwrap();
+        let clock = c.limits.clock.unwrap();
+        assert_eq!((clock.base_ms, clock.byoyomi_ms), (1000, 2500));
+        let err = parse(&args(&format!("{two} --tc 1 --json a --json b"))).unwrap_err();
+        assert_eq!(err, "--json given twice ('a' and 'b'): give it once");
+        let err = parse(&args(&format!("{two} --tc 1 --sprt elo1=x --sprt"))).unwrap_err();
+        assert!(err.contains("elo1"), "{err}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! caps, and the whole group killed on drop so that no engine, nor any
 //! process it started, outlives the runner.
 
-use super::cli::EngineSpec;
+use super::config::EngineSpec;
 use crate::board::RuleSet;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -172,7 +172,7 @@ impl Eval {
     }
 }
 
-pub struct Answer {
+pub struct EngineAnswer {
     /// The text after `bestmove` (first token), as the engine wrote it.
     pub bestmove: String,
     pub eval: Eval,
@@ -512,7 +512,7 @@ impl EngineProcess {
         go: &str,
         limit: Duration,
         stop: &AtomicBool,
-    ) -> Result<Answer, Fault> {
+    ) -> Result<EngineAnswer, Fault> {
         // Stale output from an earlier search would be taken for this one.
         self.drain()?;
         self.send(position)
@@ -535,7 +535,7 @@ impl EngineProcess {
                 false
             }
         })?;
-        Ok(Answer {
+        Ok(EngineAnswer {
             bestmove: best.unwrap_or_default(),
             eval,
             elapsed: start.elapsed(),

@@ -2,7 +2,7 @@
 //! checks every move with the rules core, and ends the game by the rules,
 //! by adjudication, or against an engine that misbehaves.
 
-use super::cli::{Limits, MatchConfig};
+use super::config::{MatchConfig, MatchLimits};
 use super::end::EndKind;
 use super::engine::{EngineProcess, Fault};
 use super::openings::Opening;
@@ -41,7 +41,7 @@ impl ScoreLog {
     }
 }
 
-fn go_line(limits: [&Limits; 2], side: Color, time: &[u64; 2]) -> String {
+fn go_line(limits: [&MatchLimits; 2], side: Color, time: &[u64; 2]) -> String {
     let own = limits[side.index()];
     let mut go = String::from("go");
     if let Some(c) = own.clock {
@@ -72,7 +72,7 @@ fn go_line(limits: [&Limits; 2], side: Color, time: &[u64; 2]) -> String {
 /// The longest the side to move may think, margin included. The command
 /// line bounds every term, so saturation never bites in practice; it only
 /// keeps a wrapped sum from turning a long limit into a short one.
-fn time_limit(cfg: &MatchConfig, own: &Limits, left: u64) -> Duration {
+fn time_limit(cfg: &MatchConfig, own: &MatchLimits, left: u64) -> Duration {
     let ms = match (own.clock, own.movetime_ms) {
         (Some(c), _) => left.saturating_add(c.byoyomi_ms),
         (None, Some(mt)) => mt,
@@ -97,7 +97,7 @@ pub fn play(
     cfg: &MatchConfig,
     opening: &Opening,
     engines: [&mut EngineProcess; 2],
-    limits: [&Limits; 2],
+    limits: [&MatchLimits; 2],
     stop: &AtomicBool,
 ) -> Played {
     let mut stats = Vec::new();
@@ -110,7 +110,7 @@ fn play_moves(
     cfg: &MatchConfig,
     opening: &Opening,
     engines: [&mut EngineProcess; 2],
-    limits: [&Limits; 2],
+    limits: [&MatchLimits; 2],
     stats: &mut Vec<MoveStat>,
     stop: &AtomicBool,
 ) -> Played {

@@ -17,8 +17,20 @@ use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-pub const USAGE: &str = "usage: janggun match report IN.json... --out REPORT.html \
-                         [--sprt elo0=E0 elo1=E1 alpha=A beta=B]";
+// `janggun match report IN.json... --out REPORT.html`.
+#[derive(clap::Args, Debug)]
+#[command(args_override_self = true)]
+pub struct ReportArgs {
+    /// The JSON reports: shards of one match, merged as `match merge` would
+    /// (unfinished ones are shown as they stand).
+    #[arg(value_name = "IN.json")]
+    pub inputs: Vec<PathBuf>,
+    /// The page written (it may replace a page of ours, nothing else).
+    #[arg(long, value_name = "REPORT.html", action = clap::ArgAction::Append)]
+    pub out: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: merge::CommonArgs,
+}
 
 /// Width and height of every plot, in SVG units (scaled to the page).
 const SIZE: (u32, u32) = (640, 400);
@@ -623,28 +635,28 @@ fn our_page_at(path: &Path) -> Result<(), String> {
     }
 }
 
-pub fn main(args: &[String]) -> Result<(), String> {
-    let a = merge::parse_args(args, &["--out"], USAGE)?;
-    let Some(out_path) = a.path("--out") else {
-        return Err(format!("--out REPORT.html is needed\n{USAGE}"));
+pub fn main(a: ReportArgs) -> Result<(), String> {
+    let sprt = a.common.sprt()?;
+    let Some(out_path) = super::cli::once("--out", a.out)? else {
+        return Err("--out REPORT.html is needed (see janggun match report --help)".into());
     };
-    if a.files.is_empty() {
-        return Err(USAGE.into());
+    let out_path = out_path.as_path();
+    if a.inputs.is_empty() {
+        return Err("give the IN.json reports (see janggun match report --help)".into());
     }
     // The page must replace no input, and nothing but a page of ours.
     let mut check = Files::new();
-    for p in &a.files {
+    for p in &a.inputs {
         check.input("input", p);
     }
     check.output("--out", out_path);
     check.check()?;
     let ours = Existing::Check(&our_page_at);
     check_existing(out_path, &ours)?;
-    let files: Vec<PathBuf> = a.files.clone();
-    let (m, records) = merge::combine_for_report(&files, a.sprt)?;
+    let (m, records) = merge::combine_for_report(&a.inputs, sprt)?;
     let html = page(&m, &records)?;
     write_whole(out_path, &ours, html.as_bytes())?;
-    if !a.quiet {
+    if !a.common.flags.quiet {
         out::line(&format!(
             "{}: {} games, {} plots",
             out_path.display(),

@@ -8,11 +8,12 @@
 use super::cli::{self, SprtSpec};
 use super::conditions::{self, OPENING_OFFSET, SEED};
 use super::end::{self, Allowed, EndKind};
-use super::openings;
+use super::fen;
+use super::groups::{GroupIds, Grouped};
 use super::out;
 use super::output::{self, SprtReport};
 use super::record::{self, Record, Slot, Totals};
-use super::report::{self, GameEntry, Report, ShardEntry};
+use super::report::{self, GameEntry, MatchReport, ShardEntry};
 use super::resume;
 use super::resume_pgn;
 use crate::board::{
@@ -20,29 +21,74 @@ use crate::board::{
 };
 use crate::util::file::file_id;
 use crate::util::outfile::{check_existing, write_whole, Existing, Files};
+use clap::ArgAction;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-pub const USAGE: &str = "usage: janggun match merge OUT.json IN.json... \
-                         [--sprt elo0=E0 elo1=E1 alpha=A beta=B] [--pgn OUT.pgn] [--quiet]";
+// `janggun match merge OUT.json IN.json... [--pgn OUT.pgn]`.
+#[derive(clap::Args, Debug)]
+#[command(args_override_self = true)]
+pub struct MergeArgs {
+    /// The merged report written (it may replace a merged report, nothing else).
+    #[arg(value_name = "OUT.json")]
+    pub out: Option<PathBuf>,
+    /// The shards' JSON reports (or reports merged before), each finished.
+    #[arg(value_name = "IN.json")]
+    pub inputs: Vec<PathBuf>,
+    /// Also join the PGN beside each input (IN.pgn) into this file.
+    #[arg(long, value_name = "OUT.pgn", action = ArgAction::Append)]
+    pub pgn: Vec<PathBuf>,
+    #[command(flatten)]
+    pub common: CommonArgs,
+}
+
+/// What `merge` and `report` both take, `--sprt` by occurrence.
+pub type CommonArgs = Grouped<CommonFlags>;
+
+// What `merge` and `report` both take.
+#[derive(clap::Args, Debug)]
+pub struct CommonFlags {
+    /// The SPRT of the merge: elo0=E0 elo1=E1 alpha=A beta=B (the shards' own when they ran one).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    pub sprt: Vec<String>,
+    /// Only the table (and SPRT line), no summary line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl GroupIds for CommonFlags {
+    const GROUPS: &'static [&'static str] = &["sprt"];
+}
+
+impl CommonArgs {
+    /// `--sprt`, given at most once: two tests, one of them silently
+    /// dropped, is no test.
+    pub fn sprt(&self) -> Result<Option<SprtSpec>, String> {
+        match self.groups("sprt") {
+            [] => Ok(None),
+            [one] => cli::parse_sprt(&cli::pairs(one)).map(Some),
+            _ => Err("--sprt given twice: give it once".into()),
+        }
+    }
+}
 
 /// One input: a shard, or a report merged before.
 struct Input {
     path: PathBuf,
-    report: Report,
+    report: MatchReport,
     /// (seed, opening offset) of each shard it holds.
     keys: Vec<(String, String)>,
 }
 
 /// The shards made one.
 pub struct Merged {
-    pub report: Report,
+    pub report: MatchReport,
     pub totals: Totals,
     pub names: Vec<String>,
     pub sprt: Option<(SprtSpec, SprtReport)>,
     /// The inputs in the order their games were taken (seed order), with
     /// their reports.
-    pub files: Vec<(PathBuf, Report)>,
+    pub files: Vec<(PathBuf, MatchReport)>,
 }
 
 fn shown(p: &Path) -> String {
@@ -55,7 +101,7 @@ fn sort_key(k: &(String, String)) -> (u64, String, u64, String) {
     (n(&k.0), k.0.clone(), n(&k.1), k.1.clone())
 }
 
-fn keys_of(r: &Report) -> Vec<(String, String)> {
+fn keys_of(r: &MatchReport) -> Vec<(String, String)> {
     match &r.shards {
         Some(list) => list
             .iter()
@@ -132,18 +178,6 @@ fn read_input(path: &Path, whole: bool) -> Result<Input, String> {
     })
 }
 
-/// Whether no search of the match is bounded by time, read from the
-/// report: then games from the same opening are the same games.
-fn deterministic(r: &Report) -> bool {
-    let cond = |k: &str| r.condition(k).unwrap_or("none");
-    let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
-    let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
-    r.engines.iter().all(|e| match e.limits.as_deref() {
-        Some(l) => !l.contains("tc=") && !l.contains("movetime="),
-        None => !match_timed && match_bounded,
-    })
-}
-
 /// The inputs must be shards of one match: the same conditions but for
 /// the seed and opening offset, and the same engines.
 fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
@@ -162,7 +196,7 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
         if key == SEED || key == OPENING_OFFSET {
             continue;
         }
-        let value = |r: &Report| {
+        let value = |r: &MatchReport| {
             r.condition(key)
                 .or(conditions::implied(key))
                 .map(String::from)
@@ -206,7 +240,7 @@ fn check_same_match(first: &Input, other: &Input) -> Result<(), String> {
 /// The SPRT an input records, held to `--sprt`'s rule: a shard's is its
 /// `sprt_test` (its `sprt` says where that test stands), a merged
 /// report's the `sprt` it was merged under.
-fn recorded_sprt(r: &Report) -> Result<Option<SprtSpec>, String> {
+fn recorded_sprt(r: &MatchReport) -> Result<Option<SprtSpec>, String> {
     let own = r.sprt.as_ref().map(|s| s.spec());
     if let Some(s) = &own {
         s.check().map_err(|e| format!("its sprt: {e}"))?;
@@ -214,13 +248,8 @@ fn recorded_sprt(r: &Report) -> Result<Option<SprtSpec>, String> {
     let test = match r.condition("sprt_test") {
         None | Some("none") => None,
         Some(text) => {
-            let pairs: Vec<(String, String)> = text
-                .split_whitespace()
-                .map(|f| match f.split_once('=') {
-                    Some((k, v)) => (k.to_string(), v.to_string()),
-                    None => (f.to_string(), String::new()),
-                })
-                .collect();
+            let words: Vec<String> = text.split_whitespace().map(String::from).collect();
+            let pairs = cli::pairs(&words);
             Some(cli::parse_sprt(&pairs).map_err(|e| format!("its sprt_test: {e}"))?)
         }
     };
@@ -294,7 +323,7 @@ struct Play {
     allowed: Allowed,
 }
 
-fn play_of(r: &Report) -> Result<Play, String> {
+fn play_of(r: &MatchReport) -> Result<Play, String> {
     let rules = r
         .condition("rules")
         .ok_or("no \"rules\"")?
@@ -345,7 +374,7 @@ fn record_of(g: &GameEntry, index: usize, names: &[String], play: &Play) -> Resu
         ));
     }
     let outcome = outcome(&g.result)?;
-    let root = openings::read_fen(&g.fen, play.rules)?;
+    let root = fen::read_fen(&g.fen, play.rules)?;
     let mut pos = root.clone();
     let mut moves = Vec::new();
     for (k, t) in g.moves.split_whitespace().enumerate() {
@@ -480,10 +509,46 @@ fn combine_with(
     whole: bool,
 ) -> Result<(Merged, BTreeMap<usize, Record>), String> {
     if paths.is_empty() {
-        return Err(format!("no input reports\n{USAGE}"));
+        return Err("no input reports (see janggun match merge --help)".into());
     }
-    // By identity: `./a.json`, a link or a second hard link to `a.json`
-    // is `a.json` again.
+    check_distinct(paths)?;
+    let mut inputs = paths
+        .iter()
+        .map(|p| read_input(p, whole))
+        .collect::<Result<Vec<_>, _>>()?;
+    inputs.sort_by_key(|i| i.keys.iter().map(sort_key).min());
+    check_shard_keys(&inputs)?;
+    let first = &inputs[0];
+    for other in &inputs[1..] {
+        check_same_match(first, other)?;
+    }
+    let spec = sprt_of(&inputs, given)?;
+    let names: Vec<String> = first
+        .report
+        .engines
+        .iter()
+        .map(|e| e.name.clone())
+        .collect();
+    if first.report.deterministic() {
+        check_no_replays(&inputs)?;
+    }
+    let games = gather(&inputs, &names)?;
+    let totals = record::totals(names.len(), &games.records);
+    let sprt = spec.map(|s| (s, output::sprt_report(&s, &totals.engines[0].penta)));
+    let report = merged_report(&inputs, &totals, &sprt, games.shards, games.entries);
+    let m = Merged {
+        report,
+        totals,
+        names,
+        sprt,
+        files: inputs.into_iter().map(|i| (i.path, i.report)).collect(),
+    };
+    Ok((m, games.records))
+}
+
+/// No file is given twice, by identity: `./a.json`, a link or a second
+/// hard link to `a.json` is `a.json` again.
+fn check_distinct(paths: &[PathBuf]) -> Result<(), String> {
     let mut seen: Vec<(Result<_, PathBuf>, &Path)> = Vec::new();
     for p in paths {
         let id = file_id(p).map_err(|_| p.clone());
@@ -496,13 +561,13 @@ fn combine_with(
         }
         seen.push((id, p));
     }
-    let mut inputs = paths
-        .iter()
-        .map(|p| read_input(p, whole))
-        .collect::<Result<Vec<_>, _>>()?;
-    inputs.sort_by_key(|i| i.keys.iter().map(sort_key).min());
+    Ok(())
+}
+
+/// No shard (seed and opening offset) is in two inputs.
+fn check_shard_keys(inputs: &[Input]) -> Result<(), String> {
     let mut owner: HashMap<&(String, String), &Path> = HashMap::new();
-    for i in &inputs {
+    for i in inputs {
         for k in &i.keys {
             if let Some(before) = owner.insert(k, &i.path) {
                 return Err(format!(
@@ -516,92 +581,102 @@ fn combine_with(
             }
         }
     }
-    let first = &inputs[0];
-    for other in &inputs[1..] {
-        check_same_match(first, other)?;
-    }
-    let spec = sprt_of(&inputs, given)?;
-    let names: Vec<String> = first
-        .report
-        .engines
-        .iter()
-        .map(|e| e.name.clone())
-        .collect();
-    let n = names.len();
+    Ok(())
+}
 
-    // Games at fixed nodes or depth from the same opening are the same
-    // game: shards that dealt the same openings measure nothing new.
-    if deterministic(&first.report) {
-        let mut games: HashMap<(&str, &str), (&Path, u64)> = HashMap::new();
-        for i in &inputs {
-            for g in &i.report.games {
-                if let Some(&(p, k)) = games.get(&(g.fen.as_str(), g.moves.as_str())) {
-                    if p != i.path.as_path() {
-                        return Err(format!(
-                            "{}: game {} repeats game {k} of {} move for move: at fixed \
-                             nodes or depth shards need other openings (--random-plies with \
-                             another --seed each, or --opening-offset into a book)",
-                            shown(&i.path),
-                            g.game,
-                            shown(p)
-                        ));
-                    }
+/// Games at fixed nodes or depth from the same opening are the same
+/// game: shards that dealt the same openings measure nothing new.
+fn check_no_replays(inputs: &[Input]) -> Result<(), String> {
+    let mut games: HashMap<(&str, &str), (&Path, u64)> = HashMap::new();
+    for i in inputs {
+        for g in &i.report.games {
+            if let Some(&(p, k)) = games.get(&(g.fen.as_str(), g.moves.as_str())) {
+                if p != i.path.as_path() {
+                    return Err(format!(
+                        "{}: game {} repeats game {k} of {} move for move: at fixed \
+                         nodes or depth shards need other openings (--random-plies with \
+                         another --seed each, or --opening-offset into a book)",
+                        shown(&i.path),
+                        g.game,
+                        shown(p)
+                    ));
                 }
-                games.insert((&g.fen, &g.moves), (&i.path, g.game));
             }
+            games.insert((&g.fen, &g.moves), (&i.path, g.game));
         }
     }
+    Ok(())
+}
 
-    let mut all: BTreeMap<usize, Record> = BTreeMap::new();
-    let mut entries: Vec<GameEntry> = Vec::new();
-    let mut shards = Vec::new();
+/// The games of one input, replayed and checked, by their index in it.
+fn records_of(i: &Input, names: &[String]) -> Result<BTreeMap<usize, Record>, String> {
+    let at = |e: String| format!("{}: {e}", shown(&i.path));
+    let play = play_of(&i.report).map_err(at)?;
+    let mut own: BTreeMap<usize, Record> = BTreeMap::new();
+    let mut list: Vec<&GameEntry> = i.report.games.iter().collect();
+    list.sort_by_key(|g| g.game);
+    for g in &list {
+        let index = usize::try_from(g.game)
+            .ok()
+            .and_then(|k| k.checked_sub(1))
+            .filter(|&k| k < cli::MAX_GAMES)
+            // A merge numbers its games with gaps where a shard
+            // stopped short; a match's own are those it planned.
+            .filter(|&k| i.report.shards.is_some() || (k as u64) < i.report.games_planned)
+            .ok_or_else(|| at(format!("game number {} is out of range", g.game)))?;
+        if own.contains_key(&index) {
+            return Err(at(format!("game {} is listed twice", g.game)));
+        }
+        let rec =
+            record_of(g, index, names, &play).map_err(|e| at(format!("game {}: {e}", g.game)))?;
+        own.insert(index, rec);
+    }
+    for (k, a) in own.range(..).filter(|(k, _)| *k % 2 == 0) {
+        if let Some(b) = own.get(&(k + 1)) {
+            check_pair(a, b).map_err(|e| at(format!("games {} and {}: {e}", k + 1, k + 2)))?;
+        }
+    }
+    check_totals(i, &record::totals(names.len(), &own))?;
+    Ok(own)
+}
+
+/// The games of all inputs, numbered on: as records, as report entries,
+/// and the shards they came from.
+struct Gathered {
+    records: BTreeMap<usize, Record>,
+    entries: Vec<GameEntry>,
+    shards: Vec<ShardEntry>,
+}
+
+fn gather(inputs: &[Input], names: &[String]) -> Result<Gathered, String> {
+    let mut all = Gathered {
+        records: BTreeMap::new(),
+        entries: Vec::new(),
+        shards: Vec::new(),
+    };
     let mut base = 0usize;
-    for i in &inputs {
-        let at = |e: String| format!("{}: {e}", shown(&i.path));
-        let play = play_of(&i.report).map_err(at)?;
-        let mut own: BTreeMap<usize, Record> = BTreeMap::new();
-        let mut list: Vec<&GameEntry> = i.report.games.iter().collect();
-        list.sort_by_key(|g| g.game);
-        for g in &list {
-            let index = usize::try_from(g.game)
-                .ok()
-                .and_then(|k| k.checked_sub(1))
-                .filter(|&k| k < cli::MAX_GAMES)
-                // A merge numbers its games with gaps where a shard
-                // stopped short; a match's own are those it planned.
-                .filter(|&k| i.report.shards.is_some() || (k as u64) < i.report.games_planned)
-                .ok_or_else(|| at(format!("game number {} is out of range", g.game)))?;
-            if own.contains_key(&index) {
-                return Err(at(format!("game {} is listed twice", g.game)));
-            }
-            let rec = record_of(g, index, &names, &play)
-                .map_err(|e| at(format!("game {}: {e}", g.game)))?;
-            own.insert(index, rec);
-        }
-        for (k, a) in own.range(..).filter(|(k, _)| *k % 2 == 0) {
-            if let Some(b) = own.get(&(k + 1)) {
-                check_pair(a, b).map_err(|e| at(format!("games {} and {}: {e}", k + 1, k + 2)))?;
-            }
-        }
-        check_totals(i, &record::totals(n, &own))?;
+    for i in inputs {
+        let own = records_of(i, names)?;
         // Pairs are (2k, 2k + 1) of each shard; an even base keeps them so.
         let span = own.keys().next_back().map_or(0, |&k| (k + 2) & !1);
         for (k, mut rec) in own {
             rec.slot.index = base + k;
             rec.slot.pair = rec.slot.index / 2;
-            all.insert(rec.slot.index, rec);
+            all.records.insert(rec.slot.index, rec);
         }
+        let mut list: Vec<&GameEntry> = i.report.games.iter().collect();
+        list.sort_by_key(|g| g.game);
         for g in list {
             let mut e = g.clone();
             let index = base + g.game as usize - 1;
             e.game = index as u64 + 1;
             e.pair = (index / 2) as u64;
-            entries.push(e);
+            all.entries.push(e);
         }
         base += span;
         match &i.report.shards {
-            Some(list) => shards.extend(list.iter().cloned()),
-            None => shards.push(ShardEntry {
+            Some(list) => all.shards.extend(list.iter().cloned()),
+            None => all.shards.push(ShardEntry {
                 file: shown(&i.path),
                 seed: i.keys[0].0.clone(),
                 opening_offset: i.keys[0].1.clone(),
@@ -609,11 +684,22 @@ fn combine_with(
             }),
         }
     }
+    Ok(all)
+}
 
-    let totals = record::totals(n, &all);
-    let sprt = spec.map(|s| (s, output::sprt_report(&s, &totals.engines[0].penta)));
-    let mut r = first.report.clone();
+/// The merged report: the first input's conditions (but the seed and
+/// opening offset) and engines, the totals recounted from all games.
+fn merged_report(
+    inputs: &[Input],
+    totals: &Totals,
+    sprt: &Option<(SprtSpec, SprtReport)>,
+    shards: Vec<ShardEntry>,
+    entries: Vec<GameEntry>,
+) -> MatchReport {
+    let first = &inputs[0].report;
+    let mut r = first.clone();
     r.version = report::VERSION;
+    r.deterministic = Some(first.deterministic());
     for (k, v) in r.conditions.0 .0.iter_mut() {
         if k == SEED || k == OPENING_OFFSET {
             *v = "merged".into();
@@ -638,23 +724,16 @@ fn combine_with(
             ..counted
         };
     }
-    r.end_reasons = output::end_reasons(&totals);
+    r.end_reasons = output::end_reasons(totals);
     r.sprt = sprt.as_ref().map(|(spec, s)| output::sprt_entry(spec, s));
     r.shards = Some(shards);
     r.games = entries;
-    let m = Merged {
-        report: r,
-        totals,
-        names,
-        sprt,
-        files: inputs.into_iter().map(|i| (i.path, i.report)).collect(),
-    };
-    Ok((m, all))
+    r
 }
 
 /// The PGN beside each input (`a.json` and `a.pgn`), whole and with the
 /// games of its JSON, concatenated in the merge's order.
-fn concat_pgn(files: &[(PathBuf, Report)]) -> Result<Vec<u8>, String> {
+fn concat_pgn(files: &[(PathBuf, MatchReport)]) -> Result<Vec<u8>, String> {
     let mut text = Vec::new();
     for (json, report) in files {
         let games = &report.games_played;
@@ -682,7 +761,7 @@ fn concat_pgn(files: &[(PathBuf, Report)]) -> Result<Vec<u8>, String> {
 
 /// The PGN's games must be its JSON's, replayed (any order: a PGN lists
 /// its games as they finished, a merged one shard after shard).
-fn same_games(pgn: &[resume_pgn::WrittenGame], report: &Report) -> Result<(), String> {
+fn same_games(pgn: &[resume_pgn::WrittenGame], report: &MatchReport) -> Result<(), String> {
     let rules: RuleSet = report.condition("rules").ok_or("no \"rules\"")?.parse()?;
     let key = |fen: &str, moves: &str, result: &str, end: &str| {
         let moves: Vec<&str> = moves.split_whitespace().collect();
@@ -698,7 +777,7 @@ fn same_games(pgn: &[resume_pgn::WrittenGame], report: &Report) -> Result<(), St
         let at = |e: String| format!("game at line {}: {e}", g.line);
         let tag = |k: &str| g.tag(k).ok_or_else(|| at(format!("no [{k}] tag")));
         let fen = tag("FEN")?;
-        let mut pos: Position = openings::read_fen(fen, rules).map_err(at)?;
+        let mut pos: Position = fen::read_fen(fen, rules).map_err(at)?;
         let mut moves: Vec<Move> = Vec::with_capacity(g.moves.len());
         for (k, t) in g.moves.iter().enumerate() {
             let m = from_san(&mut pos, t).map_err(|e| at(format!("ply {}: {e}", k + 1)))?;
@@ -733,72 +812,20 @@ pub fn summary_text(m: &Merged) -> String {
     s
 }
 
-/// Options shared by `merge` and `report`: the files, `--sprt`, and one
-/// flag with a path (`--pgn` or `--out`).
-pub struct Args {
-    pub files: Vec<PathBuf>,
-    pub sprt: Option<SprtSpec>,
-    pub paths: Vec<(String, PathBuf)>,
-    pub quiet: bool,
-}
-
-impl Args {
-    /// The file given with `flag`, if it was.
-    pub fn path(&self, flag: &str) -> Option<&Path> {
-        self.paths
-            .iter()
-            .find(|(f, _)| f == flag)
-            .map(|(_, p)| p.as_path())
-    }
-}
-
-pub fn parse_args(args: &[String], path_flags: &[&str], usage: &str) -> Result<Args, String> {
-    let mut a = Args {
-        files: Vec::new(),
-        sprt: None,
-        paths: Vec::new(),
-        quiet: false,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let flag = args[i].as_str();
-        i += 1;
-        match flag {
-            "--sprt" => {
-                // Two tests, one of them silently dropped, is no test.
-                if a.sprt.is_some() {
-                    return Err(format!("--sprt given twice: give it once\n{usage}"));
-                }
-                a.sprt = Some(cli::parse_sprt(&cli::take_pairs(args, &mut i))?);
-            }
-            "--quiet" => a.quiet = true,
-            f if path_flags.contains(&f) => {
-                let v = args.get(i).ok_or_else(|| format!("{f} needs a file"))?;
-                i += 1;
-                let mut slot = a.path(f).map(Path::to_path_buf);
-                cli::once(f, &mut slot, v.clone())?;
-                a.paths.push((f.to_string(), PathBuf::from(v)));
-            }
-            f if f.starts_with("--") => {
-                let f: String = f.chars().take(40).collect();
-                return Err(format!("unknown argument '{f}'\n{usage}"));
-            }
-            f => a.files.push(PathBuf::from(f)),
-        }
-    }
-    Ok(a)
-}
-
 /// What `--pgn` may replace: a PGN file.
 pub const PGN_FILE: Existing<'static> = Existing::Prefix(&[b"[Event "], "a PGN file");
 
 /// `janggun match merge`.
-pub fn main(args: &[String]) -> Result<(), String> {
-    let a = parse_args(args, &["--pgn"], USAGE)?;
-    let Some((out_path, inputs)) = a.files.split_first() else {
-        return Err(USAGE.into());
+pub fn main(a: MergeArgs) -> Result<(), String> {
+    let sprt = a.common.sprt()?;
+    let pgn_out = cli::once("--pgn", a.pgn)?;
+    let pgn_out = pgn_out.as_deref();
+    let Some(out_path) = &a.out else {
+        return Err(
+            "give OUT.json and the IN.json reports (see janggun match merge --help)".into(),
+        );
     };
-    let pgn_out = a.path("--pgn");
+    let inputs = &a.inputs;
     // Every file the merge reads or writes, checked before anything is
     // read in full or written.
     let mut files = Files::new();
@@ -823,13 +850,13 @@ pub fn main(args: &[String]) -> Result<(), String> {
     if let Some(p) = pgn_out {
         check_existing(p, &PGN_FILE)?;
     }
-    let m = combine(inputs, a.sprt)?;
+    let m = combine(inputs, sprt)?;
     if let Some(p) = pgn_out {
         let text = concat_pgn(&m.files)?;
         write_whole(p, &PGN_FILE, &text)?;
     }
     report::write(out_path, &m.report, &merged)?;
-    if !a.quiet {
+    if !a.common.flags.quiet {
         let seeds: Vec<&str> = m
             .report
             .shards

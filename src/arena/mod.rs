@@ -5,9 +5,12 @@
 
 pub mod cli;
 pub mod conditions;
+pub mod config;
 pub mod end;
 pub mod engine;
+pub mod fen;
 pub mod game;
+pub mod groups;
 pub mod html;
 pub mod merge;
 pub mod openings;
@@ -23,8 +26,8 @@ pub mod stats;
 
 use crate::util::file::regular_or_missing;
 use crate::util::outfile::{check_existing, Existing, Files};
-pub use cli::{EngineSpec, MatchConfig};
 use conditions::Condition;
+pub use config::{EngineSpec, MatchConfig};
 pub use end::EndKind;
 pub use engine::EngineProcess;
 use openings::Opening;
@@ -81,19 +84,15 @@ fn setting_up<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     f()
 }
 
-/// The `match` subcommand: parses its arguments and runs the match, or
-/// merges shards (`match merge`), or draws a report (`match report`).
-pub fn main(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        out::line(cli::USAGE);
-        return Ok(());
+/// The `match` subcommand: runs the match, or merges shards (`match
+/// merge`), or draws a report (`match report`).
+pub fn main(args: cli::MatchArgs) -> Result<(), String> {
+    match args.tool {
+        Some(cli::MatchTool::Merge(a)) => return merge::main(a),
+        Some(cli::MatchTool::Report(a)) => return html::main(a),
+        None => {}
     }
-    match args.first().map(String::as_str) {
-        Some("merge") => return merge::main(&args[1..]),
-        Some("report") => return html::main(&args[1..]),
-        _ => {}
-    }
-    let cfg = cli::parse(args)?;
+    let cfg = args.play.config()?;
     if cfg.check {
         out::line("match arguments are good (--check: nothing played)");
         return Ok(());
@@ -320,12 +319,19 @@ fn check_engines(cfg: &MatchConfig) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the match described by `cfg`.
-pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
-    install_handler();
-    INTERRUPTED.store(false, Ordering::SeqCst);
+/// What a match starts from: its openings, conditions, schedule and the
+/// games a resumed run takes back.
+struct Setup {
+    book: Vec<Opening>,
+    cond: Vec<Condition>,
+    sched: Schedule,
+    resumed: resume::Resumed,
+}
+
+/// Checks the files and reads the inputs, before any engine starts.
+fn set_up(cfg: &MatchConfig) -> Result<Setup, String> {
     check_files(cfg)?;
-    let (book, cond, sched, resumed) = setting_up(|| {
+    setting_up(|| {
         let book = match &cfg.openings {
             Some(p) => openings::load(p, cfg.rules, cfg.opening_plies)?,
             None => openings::default_openings(),
@@ -337,55 +343,113 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
         } else {
             resume::Resumed::default()
         };
-        Ok((book, cond, sched, resumed))
-    })?;
-    let total = sched.total();
-    let mut records = resumed.records;
-    let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
-    let mut sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
-        .is_some_and(|s| s.state != "continue");
-    if !pending.is_empty() && !sprt_done {
-        check_engines(cfg)?;
+        Ok(Setup {
+            book,
+            cond,
+            sched,
+            resumed,
+        })
+    })
+}
+
+/// The lines said before the first game: what a resumed run dropped and
+/// took back, and that a deterministic match will replay games.
+fn announce(cfg: &MatchConfig, setup: &Setup, played: usize, to_go: usize) {
+    if cfg.quiet {
+        return;
     }
-    if let (Some(line), Some(p), false) = (resumed.dropped_at, &cfg.pgn, cfg.quiet) {
+    if let (Some(line), Some(p)) = (setup.resumed.dropped_at, &cfg.pgn) {
         out::line(&format!(
             "resume: {}: the game cut short at line {line} is dropped and will be played again",
             p.display()
         ));
     }
-    let mut pgn_file = match &cfg.pgn {
-        Some(p) => Some(setting_up(|| {
-            open_pgn(p, cfg.resume.then_some(resumed.pgn_keep))
-        })?),
-        None => None,
-    };
-    let progress = !cfg.quiet && std::io::stderr().is_terminal();
-    let date = today();
-    if !records.is_empty() && !cfg.quiet {
+    if played > 0 {
         out::line(&format!(
-            "resumed: {} games already played, {} to go",
-            records.len(),
-            pending.len()
+            "resumed: {played} games already played, {to_go} to go"
         ));
     }
-    if cfg.deterministic() && cfg.random_plies == 0 && total / 2 > book.len() && !cfg.quiet {
+    let book = setup.book.len();
+    if cfg.deterministic() && cfg.random_plies == 0 && setup.sched.total() / 2 > book {
         out::line(&format!(
-            "note: at fixed nodes or depth without --random-plies, pairs past the {} \
-             openings replay earlier games move for move",
-            book.len()
+            "note: at fixed nodes or depth without --random-plies, pairs past the {book} \
+             openings replay earlier games move for move"
         ));
     }
-    let stop = AtomicBool::new(false);
+}
+
+/// The games of a run as they come in from the workers: each written to
+/// the PGN, shown, counted, and the JSON rewritten when there is no PGN.
+struct Progress<'a> {
+    cfg: &'a MatchConfig,
+    cond: &'a [Condition],
+    total: usize,
+    records: BTreeMap<usize, Record>,
+    pgn_file: Option<File>,
+    /// A progress line on a terminal.
+    live: bool,
+    date: String,
+    sprt_done: bool,
+}
+
+impl Progress<'_> {
+    /// Takes one finished game; tells `stop` when the SPRT decides.
+    fn take(&mut self, rec: Record, stop: &AtomicBool) -> Result<(), String> {
+        let cfg = self.cfg;
+        if let Some(f) = self.pgn_file.as_mut() {
+            let text = output::pgn_game(cfg, self.cond, &rec, &self.date);
+            f.write_all(text.as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|e| format!("writing PGN: {e}"))?;
+        }
+        let index = rec.slot.index;
+        self.records.insert(index, rec);
+        let t = record::totals(cfg.engines.len(), &self.records);
+        if self.live {
+            out::progress("\r\x1b[K");
+        }
+        if !cfg.quiet {
+            out::line(&output::game_line(
+                cfg,
+                &self.records[&index],
+                self.records.len(),
+                self.total,
+            ));
+        }
+        let sprt = sprt_report(cfg, &t);
+        if sprt.as_ref().is_some_and(|s| s.state != "continue") && !self.sprt_done {
+            self.sprt_done = true;
+            stop.store(true, Ordering::SeqCst);
+        }
+        if cfg.pgn.is_none() {
+            write_json(cfg, self.cond, &self.records, self.total, false)?;
+        }
+        if self.live {
+            let line =
+                output::progress(cfg, &t, self.total, sprt.map(|s| (s.llr, s.lower, s.upper)));
+            out::progress(&line);
+        }
+        Ok(())
+    }
+}
+
+/// Plays the `pending` games on `cfg.concurrency` workers until they are
+/// done or `stop` is raised (by a signal, a closed output, a fatal error
+/// or the SPRT); the fatal error, if one came.
+fn play_pending(
+    cfg: &MatchConfig,
+    setup: &Setup,
+    pending: &[usize],
+    progress: &mut Progress,
+    stop: &AtomicBool,
+) -> Result<Option<String>, String> {
     let next = AtomicUsize::new(0);
     let mut fatal = None;
-    if sprt_done {
-        stop.store(true, Ordering::SeqCst);
-    }
     std::thread::scope(|scope| -> Result<(), String> {
         let (tx, rx) = channel();
         for _ in 0..cfg.concurrency.min(pending.len()) {
             let tx = tx.clone();
-            let (book, sched, pending, next, stop) = (&book, &sched, &pending, &next, &stop);
+            let (book, sched, next) = (&setup.book, &setup.sched, &next);
             scope.spawn(move || worker(cfg, book, sched, pending, next, stop, tx));
         }
         drop(tx);
@@ -393,67 +457,30 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             if INTERRUPTED.load(Ordering::SeqCst) || out::closed() {
                 stop.store(true, Ordering::SeqCst);
             }
-            let msg = match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(m) => m,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            let rec = match msg {
-                Msg::Done(r) => *r,
-                Msg::Fatal(e) => {
+            match rx.recv_timeout(Duration::from_millis(100)) {
+                Ok(Msg::Done(r)) => progress.take(*r, stop)?,
+                Ok(Msg::Fatal(e)) => {
                     stop.store(true, Ordering::SeqCst);
                     fatal.get_or_insert(e);
-                    continue;
                 }
-            };
-            if let Some(f) = pgn_file.as_mut() {
-                let text = output::pgn_game(cfg, &cond, &rec, &date);
-                f.write_all(text.as_bytes())
-                    .and_then(|_| f.flush())
-                    .map_err(|e| format!("writing PGN: {e}"))?;
-            }
-            let index = rec.slot.index;
-            records.insert(index, rec);
-            let t = record::totals(cfg.engines.len(), &records);
-            if progress {
-                out::progress("\r\x1b[K");
-            }
-            if !cfg.quiet {
-                out::line(&output::game_line(
-                    cfg,
-                    &records[&index],
-                    records.len(),
-                    total,
-                ));
-            }
-            let sprt = sprt_report(cfg, &t);
-            if let Some(s) = &sprt {
-                if s.state != "continue" && !sprt_done {
-                    sprt_done = true;
-                    stop.store(true, Ordering::SeqCst);
-                }
-            }
-            if cfg.pgn.is_none() {
-                write_json(cfg, &cond, &records, total, false)?;
-            }
-            if progress {
-                let line =
-                    output::progress(cfg, &t, total, sprt.map(|s| (s.llr, s.lower, s.upper)));
-                out::progress(&line);
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
             }
         }
-        if progress {
+        if progress.live {
             out::progress("\r\x1b[K");
         }
         Ok(())
     })?;
-    // A match that stopped short for any reason but its SPRT's decision
-    // is unfinished: `match merge` must not take it for a whole shard.
-    let interrupted = INTERRUPTED.load(Ordering::SeqCst) || out::closed() || fatal.is_some();
-    let t = record::totals(cfg.engines.len(), &records);
+    Ok(fatal)
+}
+
+/// The lines after the last game: the table, the SPRT, the CPU time and
+/// how to go on when the run stopped short.
+fn conclude(cfg: &MatchConfig, t: &record::Totals, played: usize, total: usize, stopped: bool) {
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
-    out::line(output::table(&names, &t).trim_end());
-    if let (Some(s), Some(spec)) = (sprt_report(cfg, &t), cfg.sprt) {
+    out::line(output::table(&names, t).trim_end());
+    if let (Some(s), Some(spec)) = (sprt_report(cfg, t), cfg.sprt) {
         out::line(&output::sprt_line(&spec, &s));
     }
     if !cfg.quiet {
@@ -461,13 +488,59 @@ pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
             out::line(&cpu);
         }
     }
-    if interrupted && fatal.is_none() {
+    if stopped {
         out::line(&format!(
-            "interrupted after {} of {total} games; continue with --resume",
-            records.len()
+            "interrupted after {played} of {total} games; continue with --resume"
         ));
     }
-    write_json(cfg, &cond, &records, total, interrupted)?;
+}
+
+/// Runs the match described by `cfg`.
+pub fn run(cfg: &MatchConfig) -> Result<MatchSummary, String> {
+    install_handler();
+    INTERRUPTED.store(false, Ordering::SeqCst);
+    let mut setup = set_up(cfg)?;
+    let total = setup.sched.total();
+    let records = std::mem::take(&mut setup.resumed.records);
+    let pending: Vec<usize> = (0..total).filter(|i| !records.contains_key(i)).collect();
+    let sprt_done = sprt_report(cfg, &record::totals(cfg.engines.len(), &records))
+        .is_some_and(|s| s.state != "continue");
+    if !pending.is_empty() && !sprt_done {
+        check_engines(cfg)?;
+    }
+    let pgn_file = match &cfg.pgn {
+        Some(p) => {
+            let keep = cfg.resume.then_some(setup.resumed.pgn_keep);
+            Some(setting_up(|| open_pgn(p, keep))?)
+        }
+        None => None,
+    };
+    announce(cfg, &setup, records.len(), pending.len());
+    let mut progress = Progress {
+        cfg,
+        cond: &setup.cond,
+        total,
+        records,
+        pgn_file,
+        live: !cfg.quiet && std::io::stderr().is_terminal(),
+        date: today(),
+        sprt_done,
+    };
+    let stop = AtomicBool::new(sprt_done);
+    let fatal = play_pending(cfg, &setup, &pending, &mut progress, &stop)?;
+    let records = progress.records;
+    // A match that stopped short for any reason but its SPRT's decision
+    // is unfinished: `match merge` must not take it for a whole shard.
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst) || out::closed() || fatal.is_some();
+    let t = record::totals(cfg.engines.len(), &records);
+    conclude(
+        cfg,
+        &t,
+        records.len(),
+        total,
+        interrupted && fatal.is_none(),
+    );
+    write_json(cfg, &setup.cond, &records, total, interrupted)?;
     if let Some(e) = fatal {
         return Err(e);
     }

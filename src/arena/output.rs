@@ -1,16 +1,16 @@
 //! What the runner prints and writes: a line per game, the progress line,
 //! the final tables, the PGN of each game and the JSON report.
 
-use super::cli::{EngineSpec, MatchConfig, SprtSpec};
 use super::conditions::{engine, Condition};
+use super::config::{EngineSpec, MatchConfig, SprtSpec};
 use super::end::EndKind;
 use super::pgn;
 use super::record::{EngineTotals, Record, Totals};
 use super::report::{
-    self, finite, Conditions, EngineEntry, Fields, GameEntry, OptionEntry, Report, SprtEntry,
+    self, finite, Conditions, EngineEntry, Fields, GameEntry, MatchReport, OptionEntry, SprtEntry,
     SummaryEntry,
 };
-use super::stats::{self, Penta, Summary};
+use super::stats::{self, Penta, ScoreSummary};
 use crate::board::{move_to_string, Notation, Position};
 use std::fmt::Write as _;
 
@@ -30,9 +30,9 @@ pub fn game_line(cfg: &MatchConfig, r: &Record, done: usize, total: usize) -> St
     )
 }
 
-fn fmt_elo(s: &Summary) -> String {
+fn fmt_elo(s: &ScoreSummary) -> String {
     // Adding zero turns -0.0 into 0.0.
-    let s = Summary {
+    let s = ScoreSummary {
         elo: s.elo + 0.0,
         ..*s
     };
@@ -332,12 +332,12 @@ pub fn report(
     records: &[&Record],
     planned: usize,
     interrupted: bool,
-) -> Report {
+) -> MatchReport {
     let sprt = cfg.sprt.map(|spec| {
         let s = sprt_report(&spec, &t.engines[0].penta);
         sprt_entry(&spec, &s)
     });
-    Report {
+    MatchReport {
         version: report::VERSION,
         conditions: Conditions(Fields(
             cond.iter()
@@ -347,6 +347,7 @@ pub fn report(
         games_planned: planned as u64,
         games_played: t.games,
         interrupted,
+        deterministic: Some(cfg.deterministic()),
         engines: cfg
             .engines
             .iter()

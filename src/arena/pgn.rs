@@ -26,7 +26,7 @@ impl PgnGame {
     /// The start position and the moves, checked one by one by the rules.
     pub fn replay(&self, rules: RuleSet) -> Result<(Position, Vec<Move>), String> {
         let fen = self.tag("FEN").unwrap_or(crate::board::START_FEN);
-        let root = super::openings::read_fen(fen, rules)?;
+        let root = super::fen::read_fen(fen, rules)?;
         let mut pos = root.clone();
         let mut out = Vec::with_capacity(self.moves.len());
         for (i, t) in self.moves.iter().enumerate() {

@@ -1,7 +1,7 @@
 //! The schedule (which engines play which game from which opening) and
 //! the record of a finished game, with the running totals built from them.
 
-use super::cli::MatchConfig;
+use super::config::MatchConfig;
 use super::end::EndKind;
 use super::stats::Penta;
 use crate::board::{Color, Move, Outcome};

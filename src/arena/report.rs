@@ -4,7 +4,7 @@
 //! two levels are written one item a line and everything deeper on one
 //! line, so that a game is one line however long.
 
-use super::cli::SprtSpec;
+use super::config::SprtSpec;
 use crate::util::outfile::{self, Existing};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
@@ -39,7 +39,7 @@ impl<T: Serialize> Serialize for Fields<T> {
 }
 
 /// The top level's conditions come flattened among the other fields:
-/// whatever is text and not a field of [`Report`] is one.
+/// whatever is text and not a field of [`MatchReport`] is one.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Conditions(pub Fields<String>);
 
@@ -200,7 +200,7 @@ pub struct GameEntry {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Report {
+pub struct MatchReport {
     #[serde(default = "version_one")]
     pub version: u32,
     #[serde(flatten)]
@@ -208,6 +208,12 @@ pub struct Report {
     pub games_planned: u64,
     pub games_played: u64,
     pub interrupted: bool,
+    /// Whether no search of the match was bounded by time (only nodes or
+    /// depth): games from the same opening are then the same games. Typed
+    /// once from the command line (`MatchConfig::deterministic`); `None`
+    /// in a report written before the field: see [`MatchReport::deterministic`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deterministic: Option<bool>,
     pub engines: Vec<EngineEntry>,
     pub end_reasons: Fields<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -221,9 +227,31 @@ fn version_one() -> u32 {
     1
 }
 
-impl Report {
+impl MatchReport {
     pub fn condition(&self, key: &str) -> Option<&str> {
         self.conditions.0.get(key).map(String::as_str)
+    }
+
+    /// Whether no search of the match was bounded by time: the recorded
+    /// field, or for a report written before it, what its text conditions
+    /// and engine limits say.
+    pub fn deterministic(&self) -> bool {
+        self.deterministic
+            .unwrap_or_else(|| self.deterministic_from_text())
+    }
+
+    /// The old reading, kept only for reports without `deterministic`:
+    /// the match's limits from its conditions (`time_control` "-" is no
+    /// clock, "none" no limit) and each engine's own limits as the
+    /// `--engine` fields it was given (`tc=`, `movetime=` are time).
+    fn deterministic_from_text(&self) -> bool {
+        let cond = |k: &str| self.condition(k).unwrap_or("none");
+        let match_timed = cond("time_control") != "-" || cond("movetime") != "none";
+        let match_bounded = cond("nodes") != "none" || cond("depth") != "none";
+        self.engines.iter().all(|e| match e.limits.as_deref() {
+            Some(l) => !l.contains("tc=") && !l.contains("movetime="),
+            None => !match_timed && match_bounded,
+        })
     }
 }
 
@@ -321,7 +349,7 @@ impl serde_json::ser::Formatter for Layout {
 }
 
 /// The report as text, with a final line feed.
-pub fn to_text(r: &Report) -> Result<String, String> {
+pub fn to_text(r: &MatchReport) -> Result<String, String> {
     let mut buf = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, Layout::default());
     r.serialize(&mut ser)
@@ -333,7 +361,7 @@ pub fn to_text(r: &Report) -> Result<String, String> {
 /// Writes the report aside and renames it, so that an interruption never
 /// leaves half a file under the name, once `existing` accepts what stands
 /// there.
-pub fn write(path: &Path, r: &Report, existing: &Existing) -> Result<(), String> {
+pub fn write(path: &Path, r: &MatchReport, existing: &Existing) -> Result<(), String> {
     outfile::write_whole(path, existing, to_text(r)?.as_bytes())
 }
 
@@ -373,7 +401,7 @@ pub fn merged_report_at(path: &Path) -> Result<(), String> {
 
 /// Reads a report from text. Errors name the field (`games[3].plies`) and
 /// say what was wrong; a file cut short says so.
-pub fn parse(text: &str) -> Result<Report, String> {
+pub fn parse(text: &str) -> Result<MatchReport, String> {
     // The fields that make a file a match report are looked for first, so
     // that another JSON file is told apart from a damaged report.
     let value: serde_json::Value = match serde_json::from_str(text) {
@@ -393,7 +421,7 @@ pub fn parse(text: &str) -> Result<Report, String> {
     // Read again from the text, not the value: a value's objects are
     // sorted by key, and the conditions and end reasons keep their order.
     let mut de = serde_json::Deserializer::from_str(text);
-    let r: Report = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+    let r: MatchReport = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         format!("\"{path}\": {}", e.into_inner())
     })?;
@@ -419,7 +447,7 @@ pub const MAX_REPORT_BYTES: u64 = 1 << 30;
 /// Reads a report file; `Ok(None)` when there is none yet. Only a regular
 /// file is opened (a FIFO would block, a device never end), and no more
 /// than `MAX_REPORT_BYTES` of it read.
-pub fn read(path: &Path) -> Result<Option<Report>, String> {
+pub fn read(path: &Path) -> Result<Option<MatchReport>, String> {
     let Some(bytes) = crate::util::file::read_capped_if_exists(path, MAX_REPORT_BYTES)? else {
         return Ok(None);
     };
@@ -432,8 +460,8 @@ pub fn read(path: &Path) -> Result<Option<Report>, String> {
 mod tests {
     use super::*;
 
-    fn sample() -> Report {
-        Report {
+    fn sample() -> MatchReport {
+        MatchReport {
             version: VERSION,
             conditions: Conditions(Fields(vec![
                 ("rules".into(), "janggi".into()),
@@ -442,6 +470,7 @@ mod tests {
             games_planned: 2,
             games_played: 1,
             interrupted: false,
+            deterministic: Some(true),
             engines: vec![EngineEntry {
                 name: "a \"b\"\n\u{1}é".into(),
                 cmd: "/bin/a".into(),
@@ -534,6 +563,26 @@ mod tests {
         assert_eq!(parse(&old).unwrap().version, 1);
         let deep = "[".repeat(100_000);
         assert!(parse(&deep).is_err());
+    }
+
+    #[test]
+    fn a_report_without_the_deterministic_field_is_read_from_its_conditions() {
+        let text = to_text(&sample()).unwrap();
+        assert!(text.contains("\"deterministic\": true"), "{text}");
+        let old = text.replacen("  \"deterministic\": true,\n", "", 1);
+        let mut r = parse(&old).unwrap();
+        assert_eq!(r.deterministic, None);
+        // Its engine has tc=5+0.05 of its own: timed.
+        assert!(!r.deterministic());
+        r.engines[0].limits = Some("nodes=300".into());
+        assert!(r.deterministic());
+        r.engines[0].limits = None;
+        r.conditions.0 .0.push(("time_control".into(), "-".into()));
+        assert!(!r.deterministic(), "no limit at all is no fixed limit");
+        r.conditions.0 .0.push(("depth".into(), "7".into()));
+        assert!(r.deterministic());
+        r.deterministic = Some(false);
+        assert!(!r.deterministic(), "the field, where it is, decides");
     }
 
     #[test]

@@ -7,9 +7,10 @@
 //! inside its last game (all an interruption can do to it) loses that
 //! game; anything else unreadable refuses the resume.
 
-use super::cli::MatchConfig;
 use super::conditions::{self, Condition};
+use super::config::MatchConfig;
 use super::end::{self, Allowed, EndKind};
+use super::fen;
 use super::openings::{self, Opening};
 use super::record::{MoveStat, Record, Schedule};
 use super::report::{self, EngineEntry, GameEntry};
@@ -80,8 +81,8 @@ impl Resume<'_> {
             .ok_or_else(|| format!("game {n}: unknown end '{}'", c.end))?;
         let outcome = outcome_of(c.result)?;
         let opening = openings::for_match(self.book, cfg, slot.pair);
-        let same_root = openings::read_fen(&opening.fen, cfg.rules)
-            .is_ok_and(|p| p.to_fen() == c.root.to_fen());
+        let same_root =
+            fen::read_fen(&opening.fen, cfg.rules).is_ok_and(|p| p.to_fen() == c.root.to_fen());
         if !same_root || !c.moves.starts_with(&opening.moves) {
             return Err(format!(
                 "game {n} does not start from the opening this match deals it \
@@ -137,7 +138,7 @@ impl Resume<'_> {
         let number = round
             .parse()
             .map_err(|_| format!("[Round \"{round}\"] is not a game number"))?;
-        let root = openings::read_fen(tag("FEN")?, self.cfg.rules)?;
+        let root = fen::read_fen(tag("FEN")?, self.cfg.rules)?;
         let mut pos = root.clone();
         let mut moves = Vec::with_capacity(g.moves.len());
         for (k, t) in g.moves.iter().enumerate() {
@@ -187,7 +188,7 @@ impl Resume<'_> {
     }
 
     fn json_game(&self, g: &GameEntry) -> Result<Record, String> {
-        let root = openings::read_fen(&g.fen, self.cfg.rules)?;
+        let root = fen::read_fen(&g.fen, self.cfg.rules)?;
         let mut pos = root.clone();
         let mut moves = Vec::new();
         for (k, t) in g.moves.split_whitespace().enumerate() {

@@ -23,6 +23,7 @@ use crate::search::margins::{self, Tunable, TUNABLES};
 use crate::util::file::{open_regular, regular_or_missing};
 use crate::util::outfile::Files;
 use crate::util::rng::Rng;
+use clap::ArgAction;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 
@@ -35,17 +36,159 @@ const MAX_LOG_LINE: usize = 1 << 20;
 /// Most iterations a run may ask for (a log line each).
 const MAX_ITERATIONS: usize = 10_000_000;
 
-pub const USAGE: &str =
-    "usage: janggun spsa --engine cmd=PATH [arg=ARG ...] [option.NAME=VALUE ...]
-       --iterations N [--pairs P] [--params NAME,NAME,... (default: all margins)]
-       [--tc BASE+INC | --nodes N | --depth D | --movetime MS] [--concurrency K]
-       [--random-plies N] [--openings FILE [--opening-plies N]] [--seed S]
-       [--rules R] --log FILE
+// `janggun spsa`'s flags. Each is taken once (a second value would go
+// unused: for --log or --engine, a run on something not asked for), so
+// each is a list here, and [`SpsaArgs::repeated`] names one given twice.
+#[derive(clap::Args, Debug)]
+#[command(
+    allow_negative_numbers = true,
+    after_help = "Tunes the search margins (hidden options; `janggun spsa --list` shows \
+                        them with their defaults, bounds, c_end and r_end). Each iteration \
+                        plays P game pairs (default: one per --concurrency slot) between the \
+                        perturbed engines; the log gets one line per iteration and a run \
+                        resumes from it."
+)]
+pub struct SpsaOpts {
+    /// The engine tuned, as key=value words: cmd=PATH [arg=ARG ...]
+    /// [option.NAME=VALUE ...] (no name=: the sides are plus and minus).
+    #[arg(long, value_name = "KEY=VALUE", num_args = 0.., action = ArgAction::Append)]
+    // Read by occurrence into `SpsaArgs::engine`, not from here.
+    #[allow(dead_code)]
+    engine: Vec<String>,
+    /// Iterations of the run.
+    #[arg(long, value_name = "N", action = ArgAction::Append)]
+    iterations: Vec<String>,
+    /// Game pairs an iteration (default: --concurrency).
+    #[arg(long, value_name = "P", action = ArgAction::Append)]
+    pairs: Vec<String>,
+    /// The margins tuned (default: all margins but the switches that are off).
+    #[arg(long, value_name = "NAME,NAME,...", action = ArgAction::Append)]
+    params: Vec<String>,
+    /// Seed of the perturbations and of each iteration's openings.
+    #[arg(long, value_name = "S", action = ArgAction::Append)]
+    seed: Vec<String>,
+    /// The log: a line an iteration, and what a run resumes from.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    log: Vec<PathBuf>,
+    /// Show the margins that can be tuned and stop.
+    #[arg(long)]
+    list: bool,
+    /// The match's (see janggun match --help): games at once.
+    #[arg(long, value_name = "K", action = ArgAction::Append)]
+    concurrency: Vec<String>,
+    /// The match's: openings file.
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    openings: Vec<String>,
+    /// The match's: clock, BASE+INC seconds.
+    #[arg(long, value_name = "BASE+INC", action = ArgAction::Append)]
+    tc: Vec<String>,
+    /// The match's: nodes a move.
+    #[arg(long, value_name = "N", action = ArgAction::Append)]
+    nodes: Vec<String>,
+    /// The match's: depth a move.
+    #[arg(long, value_name = "D", action = ArgAction::Append)]
+    depth: Vec<String>,
+    /// The match's: milliseconds a move.
+    #[arg(long, value_name = "MS", action = ArgAction::Append)]
+    movetime: Vec<String>,
+    /// The match's: random plies after the opening (default 8 here).
+    #[arg(long, value_name = "N", action = ArgAction::Append)]
+    random_plies: Vec<String>,
+    /// The match's: the rules.
+    #[arg(long, value_name = "R", action = ArgAction::Append)]
+    rules: Vec<String>,
+    /// The match's: time margin, in milliseconds.
+    #[arg(long, value_name = "MS", action = ArgAction::Append)]
+    timemargin: Vec<String>,
+    /// The match's: plies after which a game stops.
+    #[arg(long, value_name = "N", action = ArgAction::Append)]
+    max_plies: Vec<String>,
+    /// The match's: plies of each opening game.
+    #[arg(long, value_name = "N", action = ArgAction::Append)]
+    opening_plies: Vec<String>,
+}
 
-Tunes the search margins (hidden options; `janggun spsa --list` shows them
-with their defaults, bounds, c_end and r_end). Each iteration plays P game
-pairs (default: one per --concurrency slot) between the perturbed engines;
-the log gets one line per iteration and a run resumes from it.";
+/// The flags (clap ids) handed on to every iteration's match as given.
+const MATCH_FLAGS: [&str; 11] = [
+    "concurrency",
+    "openings",
+    "tc",
+    "nodes",
+    "depth",
+    "movetime",
+    "random_plies",
+    "rules",
+    "timemargin",
+    "max_plies",
+    "opening_plies",
+];
+
+/// [`SpsaOpts`] and the match's flags in the order given: the log's first
+/// line records them so, and a run resumes only a log whose first line
+/// is its own.
+#[derive(Debug)]
+pub struct SpsaArgs {
+    opts: SpsaOpts,
+    /// The words of each `--engine`.
+    engine: Vec<Vec<String>>,
+    match_args: Vec<String>,
+    /// A flag given more than once.
+    repeated: Option<String>,
+}
+
+/// Spsa's own flags that take a value (clap ids).
+const OWN_FLAGS: [&str; 6] = ["engine", "iterations", "pairs", "params", "seed", "log"];
+
+fn flag_of(id: &str) -> String {
+    format!("--{}", id.replace('_', "-"))
+}
+
+impl clap::FromArgMatches for SpsaArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut given: Vec<(usize, String, String)> = Vec::new();
+        for id in MATCH_FLAGS {
+            let (Some(at), Some(raw)) = (m.indices_of(id), m.get_raw(id)) else {
+                continue;
+            };
+            for (i, v) in at.zip(raw) {
+                given.push((i, flag_of(id), v.to_string_lossy().into_owned()));
+            }
+        }
+        given.sort_by_key(|g| g.0);
+        let repeated = OWN_FLAGS
+            .iter()
+            .chain(&MATCH_FLAGS)
+            .find(|id| m.get_raw_occurrences(id).is_some_and(|o| o.count() > 1))
+            .map(|id| flag_of(id));
+        Ok(SpsaArgs {
+            opts: <SpsaOpts as clap::FromArgMatches>::from_arg_matches(m)?,
+            engine: super::groups::occurrences(m, "engine"),
+            match_args: given.into_iter().flat_map(|(_, f, v)| [f, v]).collect(),
+            repeated,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = <Self as clap::FromArgMatches>::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for SpsaArgs {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        <SpsaOpts as clap::Args>::augment_args(cmd)
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        <SpsaOpts as clap::Args>::augment_args_for_update(cmd)
+    }
+}
+
+/// The one value of a flag taken at most once (`SpsaArgs::repeated`
+/// refuses it given twice).
+fn single<T>(given: Vec<T>) -> Option<T> {
+    given.into_iter().next()
+}
 
 struct Param {
     def: &'static Tunable,
@@ -66,76 +209,38 @@ struct Spsa {
     params: Vec<Param>,
 }
 
-fn value<'a>(args: &'a [String], i: &mut usize, flag: &str) -> Result<&'a str, String> {
-    *i += 1;
-    args.get(*i)
-        .map(String::as_str)
-        .ok_or_else(|| format!("{flag}: the value is missing"))
-}
-
 fn number<T: std::str::FromStr>(s: &str, flag: &str) -> Result<T, String> {
     s.parse()
         .map_err(|_| format!("{flag}: bad number '{}'", crate::util::text::clip(s)))
 }
 
-fn parse(args: &[String]) -> Result<Spsa, String> {
-    let mut engine = Vec::new();
-    let mut match_args = Vec::new();
-    let mut iterations = None;
-    let mut pairs = None;
-    let mut concurrency = 1usize;
-    let mut names: Option<Vec<String>> = None;
-    let mut seed = 1u64;
-    let mut log = None;
-    let mut openings = None;
-    let mut seen: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
-        // A flag given twice would leave one of its values unused, which
-        // for --log or --engine is a run on something not asked for.
-        if a.starts_with("--") && seen.contains(&a) {
-            return Err(format!("{a} is given twice"));
-        }
-        seen.push(a);
-        match a {
-            "--engine" => {
-                while i + 1 < args.len() && !args[i + 1].starts_with("--") {
-                    i += 1;
-                    engine.push(args[i].clone());
-                }
-            }
-            "--iterations" => iterations = Some(number::<usize>(value(args, &mut i, a)?, a)?),
-            "--pairs" => pairs = Some(number::<usize>(value(args, &mut i, a)?, a)?),
-            "--params" => {
-                names = Some(
-                    value(args, &mut i, a)?
-                        .split(',')
-                        .map(str::to_string)
-                        .collect(),
-                )
-            }
-            "--seed" => seed = number(value(args, &mut i, a)?, a)?,
-            "--log" => log = Some(PathBuf::from(value(args, &mut i, a)?)),
-            "--concurrency" => {
-                let v = value(args, &mut i, a)?;
-                concurrency = number(v, a)?;
-                match_args.extend([a.to_string(), v.to_string()]);
-            }
-            "--openings" => {
-                let v = value(args, &mut i, a)?;
-                openings = Some(PathBuf::from(v));
-                match_args.extend([a.to_string(), v.to_string()]);
-            }
-            "--tc" | "--nodes" | "--depth" | "--movetime" | "--random-plies" | "--rules"
-            | "--timemargin" | "--max-plies" | "--opening-plies" => {
-                let v = value(args, &mut i, a)?;
-                match_args.extend([a.to_string(), v.to_string()]);
-            }
-            _ => return Err(format!("unknown argument '{}'", crate::util::text::clip(a))),
-        }
-        i += 1;
+/// The run `a` asks for, every setting checked (the match's as `janggun
+/// match` checks them), before anything is read or written.
+fn from_args(a: SpsaArgs) -> Result<Spsa, String> {
+    let SpsaArgs {
+        opts: o,
+        engine,
+        match_args,
+        repeated,
+    } = a;
+    if let Some(flag) = repeated {
+        return Err(format!("{flag} is given twice"));
     }
+    let engine = single(engine).unwrap_or_default();
+    let num = |flag: &str, v: Vec<String>| -> Result<Option<usize>, String> {
+        single(v).map(|v| number(&v, flag)).transpose()
+    };
+    let iterations = num("--iterations", o.iterations)?;
+    let pairs = num("--pairs", o.pairs)?;
+    let concurrency = num("--concurrency", o.concurrency)?.unwrap_or(1);
+    let names: Option<Vec<String>> =
+        single(o.params).map(|v| v.split(',').map(str::to_string).collect());
+    let seed: u64 = single(o.seed)
+        .map(|v| number(&v, "--seed"))
+        .transpose()?
+        .unwrap_or(1);
+    let log = single(o.log);
+    let openings = single(o.openings).map(PathBuf::from);
     if engine.iter().any(|e| e.starts_with("name=")) {
         return Err("--engine: no name= here (the two sides are named plus and minus)".into());
     }
@@ -559,12 +664,8 @@ impl Spsa {
 }
 
 /// The `spsa` subcommand.
-pub fn main(args: &[String]) -> Result<(), String> {
-    if args.iter().any(|a| a == "-h" || a == "--help") {
-        crate::outln!("{USAGE}");
-        return Ok(());
-    }
-    if args.iter().any(|a| a == "--list") {
+pub fn main(args: SpsaArgs) -> Result<(), String> {
+    if args.opts.list {
         for t in &TUNABLES {
             crate::outln!(
                 "{:<16} default {:>5}  range {}..{}  c_end {}  r_end {}",
@@ -578,7 +679,7 @@ pub fn main(args: &[String]) -> Result<(), String> {
         }
         return Ok(());
     }
-    parse(args)?.run()
+    from_args(args)?.run()
 }
 
 #[cfg(test)]
@@ -587,6 +688,35 @@ mod tests {
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[derive(clap::Parser)]
+    #[command(no_binary_name = true)]
+    struct Line {
+        #[command(flatten)]
+        spsa: SpsaArgs,
+    }
+
+    /// Reads a command line as `janggun spsa` does.
+    fn parse(args: &[String]) -> Result<Spsa, String> {
+        use clap::Parser;
+        let line = Line::try_parse_from(args).map_err(|e| cli::clap_message(&e))?;
+        from_args(line.spsa)
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::Args;
+        SpsaArgs::augment_args(clap::Command::new("spsa")).debug_assert();
+    }
+
+    #[test]
+    fn the_match_flags_keep_their_order() {
+        let s = parse(&args(
+            "--nodes 9 --engine cmd=x --rules janggi --iterations 10 --tc 1 --log l",
+        ))
+        .unwrap();
+        assert_eq!(s.match_args, args("--nodes 9 --rules janggi --tc 1"));
     }
 
     #[test]

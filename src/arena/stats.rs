@@ -78,7 +78,7 @@ pub fn elo_of_score(s: f64) -> f64 {
 pub const NELO_PER_NT: f64 = 800.0 / LN_10;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Summary {
+pub struct ScoreSummary {
     pub pairs: u64,
     /// Mean score per game.
     pub score: f64,
@@ -91,7 +91,7 @@ pub struct Summary {
 }
 
 /// Elo, error bar, normalized Elo and LOS from the pair frequencies.
-pub fn summarize(p: &Penta) -> Option<Summary> {
+pub fn summarize(p: &Penta) -> Option<ScoreSummary> {
     let n: u64 = p.iter().sum();
     if n == 0 {
         return None;
@@ -140,7 +140,7 @@ pub fn summarize(p: &Penta) -> Option<Summary> {
             },
         )
     };
-    Some(Summary {
+    Some(ScoreSummary {
         pairs: n,
         score: mu,
         elo,
