@@ -127,6 +127,23 @@ pub fn open_for_append(path: &Path) -> Result<(File, u64), String> {
         .truncate(false)
         .open(path)
         .map_err(err)?;
+    // Two writers appending to one file interleave their records into a
+    // file neither can resume: the second is turned away while the first
+    // holds the file (the lock goes with it when the writer is dropped or
+    // its process ends, however it ends). A file system that cannot lock
+    // (some network mounts) is written as before.
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(format!(
+                "{}: another process is writing it (two runs on one file?); nothing written",
+                path.display()
+            ))
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            log::warn!("{}: not locked ({e}); written unlocked", path.display());
+        }
+    }
     let len = file.metadata().map_err(err)?.len();
     Ok((file, len))
 }
