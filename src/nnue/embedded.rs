@@ -25,13 +25,4 @@ mod tests {
         let net = super::network().unwrap();
         assert_eq!(net.name(), super::NAME);
     }
-
-    #[test]
-    fn default_hidden_is_the_shipped_nets() {
-        let net = super::network().unwrap();
-        assert_eq!(
-            net.header().arch.hidden,
-            crate::nnue::layout::DEFAULT_HIDDEN
-        );
-    }
 }
