@@ -1,5 +1,6 @@
 use clap::{Parser, Subcommand};
 use janggun::board::{Position, RuleSet, Setup};
+use janggun::nnue::NetChoice;
 use janggun::tools;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -182,7 +183,14 @@ fn main() -> ExitCode {
             net,
             nnue: _,
             margins,
-        }) => tools::bench::run_eval(depth, threads, hash, classical, net.as_deref(), &margins),
+        }) => {
+            let choice = if classical {
+                NetChoice::Classical
+            } else {
+                NetChoice::file_or(net.as_deref(), NetChoice::Embedded)
+            };
+            tools::bench::run_eval(depth, threads, hash, &choice, &margins)
+        }
         Some(Command::Selfplay {
             games,
             nodes,

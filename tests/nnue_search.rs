@@ -3,14 +3,14 @@
 //! searches), and the search finds moves.
 
 use janggun::board::{Position, RuleSet};
-use janggun::nnue::embedded;
+use janggun::nnue::{Evaluator, NetChoice};
 use janggun::search::{Control, Engine, Limits, Settings};
 
 #[test]
 fn nnue_search_is_deterministic() {
     let run = || {
         let mut engine = Engine::new(Settings {
-            nnue: Some(embedded::network().unwrap()),
+            eval: Evaluator::load(&NetChoice::Embedded).unwrap(),
             ..Settings::default()
         });
         let limits = Limits {

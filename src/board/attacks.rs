@@ -10,7 +10,7 @@
 //! Why rays: a rank/file occupancy lookup needs the file bits gathered, which on
 //! a 9-wide board means a second, transposed occupancy kept in make/unmake (no
 //! multiply gathers the 9-spaced bits without collisions). The measurement that
-//! decided it is in README "Speed".
+//! decided it is in docs/RESULTS.md, "Why sliders use rays".
 
 use super::bitboard::Bitboard;
 use super::square::{Color, Square, FILES, NUM_SQUARES};

@@ -44,8 +44,9 @@ pub const HIDDEN_STEP: usize = 16;
 pub const MAX_HIDDEN: usize = 2048;
 /// Most output buckets a file may declare.
 pub const MAX_BUCKETS: usize = 16;
-/// The hidden size `janggun train` fits unless told otherwise (the shipped
-/// net's).
+/// The hidden size `janggun train` and `janggun net random` give a net
+/// unless told otherwise. Not the shipped net's: that one has 512 (its
+/// recipe is in docs/TRAINING.md).
 pub const DEFAULT_HIDDEN: usize = 256;
 /// The scales the trainer exports with: accumulator values in `0..=QA`
 /// stand for activations in `0..=1`, output weights are multiplied by QB.

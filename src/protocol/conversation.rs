@@ -37,10 +37,7 @@ impl Conversation {
     }
 
     pub fn dialect(&self) -> Dialect {
-        match &self.mode {
-            Mode::Uci(s) => s.dialect(),
-            Mode::Cecp(_) => Dialect::Cecp,
-        }
+        self.core.dialect()
     }
 
     pub fn core(&self) -> &Core {
@@ -96,7 +93,7 @@ impl Conversation {
             self.fresh = false;
         }
         if was_fresh && line.trim() == "xboard" {
-            self.core.dialect = Dialect::Cecp;
+            self.core.set_dialect(Dialect::Cecp);
             self.mode = Mode::Cecp(CecpSession::new(&self.core));
         }
         let session = match &mut self.mode {

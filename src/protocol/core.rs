@@ -94,8 +94,10 @@ impl JobContext {
 pub struct Core {
     pub out: Output,
     pub config: Config,
-    /// Which dialect errors are worded in (set by the conversation).
-    pub dialect: Dialect,
+    /// The dialect the GUI speaks, held here and nowhere else: chosen by
+    /// the conversation (`xboard`) or the UCI session (`uci`, `ucci`),
+    /// read by everything that words an answer.
+    dialect: Dialect,
     engine: Arc<Mutex<Engine>>,
     control: Control,
     job: Option<Job>,
@@ -122,6 +124,14 @@ impl Core {
             settings_pending: false,
             clear_pending: false,
         }
+    }
+
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    pub fn set_dialect(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
     }
 
     /// The purpose of the job still running, if any.

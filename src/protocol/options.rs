@@ -7,24 +7,22 @@
 
 use super::dialect::Dialect;
 use crate::board::RuleSet;
-use crate::search::margins::TUNABLES;
+use crate::nnue::NetChoice;
+use crate::search::margins::{COUNT, TUNABLES};
 use crate::search::{Ablation, Settings, MAX_HASH_MB, MAX_THREADS};
 use crate::util::text::clip;
-use std::sync::Arc;
 
 /// Everything the options change.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
+    /// The engine's settings, the evaluation (`Use NNUE`, `EvalFile`)
+    /// included.
     pub settings: Settings,
     pub variant: RuleSet,
     /// UCCI: `go` times are in milliseconds instead of seconds.
     pub use_millisec: bool,
     /// Where every protocol line in and out is written (empty: nowhere).
     pub debug_log: String,
-    /// The network `Use NNUE` evaluates with (`None`: the embedded one)
-    /// and the file it came from.
-    pub net: Option<Arc<crate::nnue::Network>>,
-    pub eval_file: String,
     /// Declared for bot frameworks whose configs set it (python-chess
     /// refuses to set an undeclared option); Janggi has no tablebases.
     pub syzygy_path: String,
@@ -54,17 +52,46 @@ pub enum Id {
     Margin(usize),
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// Applies a value of the option's own type. On error `config` must be
+/// unchanged.
+type Set<T> = fn(&mut Config, T) -> Result<Effect, String>;
+
+/// What an option holds, with how it is read and applied. Each kind's
+/// setter takes that kind's type, so a value reaches a setter only as the
+/// type its option declares.
+#[derive(Copy, Clone)]
 pub enum Kind {
-    Check,
+    Check {
+        get: fn(&Config) -> bool,
+        set: Set<bool>,
+    },
+    /// A whole number within `min..=max` (checked before `set` runs, so
+    /// a setter's cast never wraps).
     Spin {
         min: i64,
         max: i64,
+        get: fn(&Config) -> i64,
+        set: Set<i64>,
     },
-    Combo(&'static [&'static str]),
-    Button,
+    /// One of `names`, as the table spells it whatever case it came in.
+    Combo {
+        names: &'static [&'static str],
+        get: fn(&Config) -> &'static str,
+        set: Set<&'static str>,
+    },
+    Button(fn(&mut Config) -> Result<Effect, String>),
     /// Free text (a file name); empty means none.
-    Text,
+    Text {
+        get: fn(&Config) -> String,
+        set: Set<String>,
+    },
+    /// Search margin `i`: a spin within its bounds in `TUNABLES`.
+    Margin(usize),
+}
+
+/// The bounds of margin `i` as an option's.
+fn margin_range(i: usize) -> (i64, i64) {
+    (TUNABLES[i].min as i64, TUNABLES[i].max as i64)
 }
 
 /// Where an option is listed. Every option can be set in every dialect;
@@ -95,65 +122,22 @@ pub enum Effect {
     DebugLog,
 }
 
-/// A parsed option value, checked against the option's kind.
-pub enum Value {
-    Bool(bool),
-    Int(i64),
-    Name(&'static str),
-    Press,
-    Text(String),
-}
-
-impl Value {
-    fn int(&self) -> i64 {
-        match self {
-            Value::Int(n) => *n,
-            _ => 0,
-        }
-    }
-    fn flag(&self) -> bool {
-        matches!(self, Value::Bool(true))
-    }
-    fn text(self) -> String {
-        match self {
-            Value::Text(t) => t,
-            Value::Name(n) => n.to_string(),
-            _ => String::new(),
-        }
-    }
-}
-
-type Getter = fn(&Config) -> String;
-/// Applies a value already checked against the kind. On error `config`
-/// must be unchanged.
-type Setter = fn(&mut Config, Value) -> Result<Effect, String>;
-
+#[derive(Copy, Clone)]
 pub struct OptionDef {
     pub id: Id,
     pub uci: &'static str,
     pub ucci: &'static str,
     pub kind: Kind,
     pub shown: Shown,
-    get: Getter,
-    set: Setter,
 }
 
-const fn row(
-    id: Id,
-    uci: &'static str,
-    ucci: &'static str,
-    kind: Kind,
-    get: Getter,
-    set: Setter,
-) -> OptionDef {
+const fn row(id: Id, uci: &'static str, ucci: &'static str, kind: Kind) -> OptionDef {
     OptionDef {
         id,
         uci,
         ucci,
         kind,
         shown: Shown::Everywhere,
-        get,
-        set,
     }
 }
 
@@ -164,39 +148,20 @@ const fn not_cecp(d: OptionDef) -> OptionDef {
     }
 }
 
-/// The row of tunable margin `I`: a hidden spin option named as the
-/// margin, within its bounds.
-macro_rules! margin_row {
-    ($i:literal) => {
-        OptionDef {
-            id: Id::Margin($i),
-            uci: TUNABLES[$i].name,
-            ucci: TUNABLES[$i].name,
-            kind: Kind::Spin {
-                min: TUNABLES[$i].min as i64,
-                max: TUNABLES[$i].max as i64,
-            },
-            shown: Shown::Hidden,
-            get: |c| c.settings.margins.get($i).to_string(),
-            set: |c, v| {
-                c.settings.margins.0[$i] = v.int() as i32;
-                Ok(Effect::Settings)
-            },
-        }
-    };
-}
-
-pub const OPTIONS: &[OptionDef] = &[
+/// The options other than the margins, in the order handshakes list them.
+const FIXED: [OptionDef; 18] = [
     not_cecp(row(
         Id::Variant,
         "UCI_Variant",
         "UCI_Variant",
-        Kind::Combo(&RuleSet::NAMES),
-        |c| c.variant.name().to_string(),
-        |c, v| {
-            // The combo lists `RuleSet::NAMES`, so the name always reads back.
-            c.variant = v.text().parse()?;
-            Ok(Effect::Variant)
+        Kind::Combo {
+            names: &RuleSet::NAMES,
+            get: |c| c.variant.name(),
+            set: |c, name| {
+                // The combo lists `RuleSet::NAMES`, so the name always reads back.
+                c.variant = name.parse()?;
+                Ok(Effect::Variant)
+            },
         },
     )),
     not_cecp(row(
@@ -206,12 +171,11 @@ pub const OPTIONS: &[OptionDef] = &[
         Kind::Spin {
             min: 1,
             max: MAX_THREADS as i64,
-        },
-        |c| c.settings.threads.to_string(),
-        // Spin ranges are checked before a setter runs, so no cast wraps.
-        |c, v| {
-            c.settings.threads = v.int() as usize;
-            Ok(Effect::Settings)
+            get: |c| c.settings.threads as i64,
+            set: |c, n| {
+                c.settings.threads = n as usize;
+                Ok(Effect::Settings)
+            },
         },
     )),
     not_cecp(row(
@@ -221,71 +185,80 @@ pub const OPTIONS: &[OptionDef] = &[
         Kind::Spin {
             min: 1,
             max: MAX_HASH_MB as i64,
+            get: |c| c.settings.hash_mb as i64,
+            set: set_hash,
         },
-        |c| c.settings.hash_mb.to_string(),
-        set_hash,
     )),
     row(
         Id::ClearHash,
         "Clear Hash",
         "Clear_Hash",
-        Kind::Button,
-        |_| String::new(),
-        |_, _| Ok(Effect::ClearHash),
+        Kind::Button(|_| Ok(Effect::ClearHash)),
     ),
     not_cecp(row(
         Id::Ponder,
         "Ponder",
         "Ponder",
-        Kind::Check,
-        |c| c.settings.ponder.to_string(),
-        |c, v| {
-            c.settings.ponder = v.flag();
-            Ok(Effect::Settings)
+        Kind::Check {
+            get: |c| c.settings.ponder,
+            set: |c, on| {
+                c.settings.ponder = on;
+                Ok(Effect::Settings)
+            },
         },
     )),
     row(
         Id::MultiPv,
         "MultiPV",
         "MultiPV",
-        Kind::Spin { min: 1, max: 500 },
-        |c| c.settings.multipv.to_string(),
-        |c, v| {
-            c.settings.multipv = v.int() as u32;
-            Ok(Effect::Settings)
+        Kind::Spin {
+            min: 1,
+            max: 500,
+            get: |c| c.settings.multipv.into(),
+            set: |c, n| {
+                c.settings.multipv = n as u32;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
         Id::MoveOverhead,
         "Move Overhead",
         "Move_Overhead",
-        Kind::Spin { min: 0, max: 5000 },
-        |c| c.settings.move_overhead_ms.to_string(),
-        |c, v| {
-            c.settings.move_overhead_ms = v.int() as u64;
-            Ok(Effect::Settings)
+        Kind::Spin {
+            min: 0,
+            max: 5000,
+            get: |c| c.settings.move_overhead_ms as i64,
+            set: |c, n| {
+                c.settings.move_overhead_ms = n as u64;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
         Id::SkillLevel,
         "Skill Level",
         "Skill_Level",
-        Kind::Spin { min: -20, max: 20 },
-        |c| c.settings.skill_level.to_string(),
-        |c, v| {
-            c.settings.skill_level = v.int() as i32;
-            Ok(Effect::Settings)
+        Kind::Spin {
+            min: -20,
+            max: 20,
+            get: |c| c.settings.skill_level.into(),
+            set: |c, n| {
+                c.settings.skill_level = n as i32;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
         Id::LimitStrength,
         "UCI_LimitStrength",
         "UCI_LimitStrength",
-        Kind::Check,
-        |c| c.settings.limit_strength.to_string(),
-        |c, v| {
-            c.settings.limit_strength = v.flag();
-            Ok(Effect::Settings)
+        Kind::Check {
+            get: |c| c.settings.limit_strength,
+            set: |c, on| {
+                c.settings.limit_strength = on;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
@@ -295,100 +268,99 @@ pub const OPTIONS: &[OptionDef] = &[
         Kind::Spin {
             min: 500,
             max: 2850,
-        },
-        |c| c.settings.elo.to_string(),
-        |c, v| {
-            c.settings.elo = v.int() as u32;
-            Ok(Effect::Settings)
+            get: |c| c.settings.elo.into(),
+            set: |c, n| {
+                c.settings.elo = n as u32;
+                Ok(Effect::Settings)
+            },
         },
     ),
     not_cecp(row(
         Id::AnalyseMode,
         "UCI_AnalyseMode",
         "UCI_AnalyseMode",
-        Kind::Check,
-        |c| c.settings.analyse_mode.to_string(),
-        |c, v| {
-            c.settings.analyse_mode = v.flag();
-            Ok(Effect::Settings)
+        Kind::Check {
+            get: |c| c.settings.analyse_mode,
+            set: |c, on| {
+                c.settings.analyse_mode = on;
+                Ok(Effect::Settings)
+            },
         },
     )),
     row(
         Id::ShowWdl,
         "UCI_ShowWDL",
         "UCI_ShowWDL",
-        Kind::Check,
-        |c| c.settings.show_wdl.to_string(),
-        |c, v| {
-            c.settings.show_wdl = v.flag();
-            Ok(Effect::None)
+        Kind::Check {
+            get: |c| c.settings.show_wdl,
+            set: |c, on| {
+                c.settings.show_wdl = on;
+                Ok(Effect::None)
+            },
         },
     ),
     row(
         Id::Ablate,
         "Ablate",
         "Ablate",
-        Kind::Combo(Ablation::NAMES),
-        |c| c.settings.ablation.name().to_string(),
-        |c, v| {
-            let name = v.text();
-            c.settings.ablation =
-                Ablation::from_name(&name).ok_or_else(|| format!("unknown ablation '{name}'"))?;
-            Ok(Effect::Settings)
+        Kind::Combo {
+            names: Ablation::NAMES,
+            get: |c| c.settings.ablation.name(),
+            set: |c, name| {
+                c.settings.ablation = Ablation::from_name(name)
+                    .ok_or_else(|| format!("unknown ablation '{name}'"))?;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
         Id::DebugLogFile,
         "Debug Log File",
         "Debug_Log_File",
-        Kind::Text,
-        |c| c.debug_log.clone(),
-        |c, v| {
-            c.debug_log = v.text();
-            Ok(Effect::DebugLog)
+        Kind::Text {
+            get: |c| c.debug_log.clone(),
+            set: |c, path| {
+                c.debug_log = path;
+                Ok(Effect::DebugLog)
+            },
         },
     ),
     row(
         Id::UseNnue,
         "Use NNUE",
         "Use_NNUE",
-        Kind::Check,
-        |c| c.settings.nnue.is_some().to_string(),
-        |c, v| {
-            c.settings.nnue = if v.flag() {
-                Some(match &c.net {
-                    Some(n) => n.clone(),
-                    None => crate::nnue::embedded::network()?,
-                })
-            } else {
-                None
-            };
-            Ok(Effect::Settings)
+        Kind::Check {
+            get: |c| c.settings.eval.network().is_some(),
+            set: |c, on| {
+                c.settings.eval.set_classical(!on)?;
+                Ok(Effect::Settings)
+            },
         },
     ),
     row(
         Id::EvalFile,
         "EvalFile",
         "EvalFile",
-        Kind::Text,
-        |c| {
-            if c.eval_file.is_empty() {
-                crate::nnue::embedded::NAME.to_string()
-            } else {
-                c.eval_file.clone()
-            }
+        Kind::Text {
+            get: |c| c.settings.eval.net_file(),
+            set: |c, name| {
+                c.settings
+                    .eval
+                    .choose_net(&NetChoice::from_eval_file(&name))?;
+                Ok(Effect::Settings)
+            },
         },
-        set_eval_file,
     ),
     row(
         Id::SyzygyPath,
         "SyzygyPath",
         "SyzygyPath",
-        Kind::Text,
-        |c| c.syzygy_path.clone(),
-        |c, v| {
-            c.syzygy_path = v.text();
-            Ok(Effect::None)
+        Kind::Text {
+            get: |c| c.syzygy_path.clone(),
+            set: |c, path| {
+                c.syzygy_path = path;
+                Ok(Effect::None)
+            },
         },
     ),
     OptionDef {
@@ -397,37 +369,43 @@ pub const OPTIONS: &[OptionDef] = &[
             Id::UseMillisec,
             "usemillisec",
             "usemillisec",
-            Kind::Check,
-            |c| c.use_millisec.to_string(),
-            |c, v| {
-                c.use_millisec = v.flag();
-                Ok(Effect::None)
+            Kind::Check {
+                get: |c| c.use_millisec,
+                set: |c, on| {
+                    c.use_millisec = on;
+                    Ok(Effect::None)
+                },
             },
         )
     },
-    margin_row!(0),
-    margin_row!(1),
-    margin_row!(2),
-    margin_row!(3),
-    margin_row!(4),
-    margin_row!(5),
-    margin_row!(6),
-    margin_row!(7),
-    margin_row!(8),
-    margin_row!(9),
-    margin_row!(10),
-    margin_row!(11),
-    margin_row!(12),
-    margin_row!(13),
-    margin_row!(14),
 ];
 
-// One row for each tunable margin: a margin added to `TUNABLES` needs its
-// `margin_row!` above, and this stops the build until it has one.
-const _: () = assert!(OPTIONS.len() == 18 + crate::search::margins::COUNT);
+/// Every option: the fixed ones, then one hidden spin option for each
+/// tunable margin, named as the margin.
+const ALL: [OptionDef; FIXED.len() + COUNT] = {
+    let mut all = [FIXED[0]; FIXED.len() + COUNT];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < FIXED.len() {
+            FIXED[i]
+        } else {
+            let m = i - FIXED.len();
+            OptionDef {
+                id: Id::Margin(m),
+                uci: TUNABLES[m].name,
+                ucci: TUNABLES[m].name,
+                kind: Kind::Margin(m),
+                shown: Shown::Hidden,
+            }
+        };
+        i += 1;
+    }
+    all
+};
 
-fn set_hash(c: &mut Config, v: Value) -> Result<Effect, String> {
-    let mb = v.int();
+pub const OPTIONS: &[OptionDef] = &ALL;
+
+fn set_hash(c: &mut Config, mb: i64) -> Result<Effect, String> {
     if let Some(total) = physical_memory_mb() {
         if mb as u64 > total / 2 {
             return Err(format!(
@@ -436,22 +414,6 @@ fn set_hash(c: &mut Config, v: Value) -> Result<Effect, String> {
         }
     }
     c.settings.hash_mb = mb as usize;
-    Ok(Effect::Settings)
-}
-
-fn set_eval_file(c: &mut Config, v: Value) -> Result<Effect, String> {
-    let path = v.text();
-    // The embedded net by name (or no name) needs no file.
-    let net = if path.is_empty() || path == crate::nnue::embedded::NAME {
-        crate::nnue::embedded::network()?
-    } else {
-        Arc::new(crate::nnue::Network::load(std::path::Path::new(&path))?)
-    };
-    if c.settings.nnue.is_some() {
-        c.settings.nnue = Some(net.clone());
-    }
-    c.net = Some(net);
-    c.eval_file = path;
     Ok(Effect::Settings)
 }
 
@@ -489,66 +451,88 @@ pub fn current(config: &Config, id: Id) -> String {
     OPTIONS
         .iter()
         .find(|d| d.id == id)
-        .map_or_else(String::new, |d| (d.get)(config))
+        .map_or_else(String::new, |d| value(config, d))
 }
 
-fn parse_value(d: &OptionDef, raw: Option<&str>) -> Result<Value, String> {
-    let raw = raw.map(str::trim).filter(|s| !s.is_empty());
-    match (d.kind, raw) {
-        (Kind::Button, _) => Ok(Value::Press),
-        // UCI writes an empty string as `<empty>`.
-        (Kind::Text, None | Some("<empty>")) => Ok(Value::Text(String::new())),
-        (Kind::Text, Some(v)) => Ok(Value::Text(v.to_string())),
-        (_, None) => Err(format!("option '{}' needs a value", d.uci)),
-        // XBoard writes a check box as 0/1.
-        (Kind::Check, Some(v)) => match v.to_ascii_lowercase().as_str() {
-            "true" | "on" | "1" => Ok(Value::Bool(true)),
-            "false" | "off" | "0" => Ok(Value::Bool(false)),
-            _ => Err(format!(
-                "option '{}' takes true or false, not '{}'",
-                d.uci,
-                clip(v)
-            )),
-        },
-        (Kind::Spin { min, max }, Some(v)) => {
-            let digits = v.strip_prefix('-').unwrap_or(v);
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!(
-                    "value '{}' for option '{}' is not an integer",
-                    clip(v),
-                    d.uci
-                ));
-            }
-            match v.parse::<i64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(Value::Int(n)),
-                _ => Err(format!(
-                    "value {} for option '{}' is out of range {}..{}",
-                    clip(v),
-                    d.uci,
-                    min,
-                    max
-                )),
-            }
-        }
-        (Kind::Combo(vars), Some(v)) => vars
-            .iter()
-            .find(|x| x.eq_ignore_ascii_case(v))
-            .map(|x| Value::Name(x))
-            .ok_or_else(|| {
-                format!(
-                    "value '{}' for option '{}' is not one of: {}",
-                    clip(v),
-                    d.uci,
-                    vars.join(" ")
-                )
-            }),
+fn value(c: &Config, d: &OptionDef) -> String {
+    match d.kind {
+        Kind::Check { get, .. } => get(c).to_string(),
+        Kind::Spin { get, .. } => get(c).to_string(),
+        Kind::Combo { get, .. } => get(c).to_string(),
+        Kind::Button(_) => String::new(),
+        Kind::Text { get, .. } => get(c),
+        Kind::Margin(i) => c.settings.margins.get(i).to_string(),
     }
 }
 
-/// Sets an option; on error `config` is unchanged.
+/// XBoard writes a check box as 0/1.
+fn parse_check(d: &OptionDef, v: &str) -> Result<bool, String> {
+    match v.to_ascii_lowercase().as_str() {
+        "true" | "on" | "1" => Ok(true),
+        "false" | "off" | "0" => Ok(false),
+        _ => Err(format!(
+            "option '{}' takes true or false, not '{}'",
+            d.uci,
+            clip(v)
+        )),
+    }
+}
+
+fn parse_spin(d: &OptionDef, v: &str, (min, max): (i64, i64)) -> Result<i64, String> {
+    let digits = v.strip_prefix('-').unwrap_or(v);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "value '{}' for option '{}' is not an integer",
+            clip(v),
+            d.uci
+        ));
+    }
+    match v.parse::<i64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "value {} for option '{}' is out of range {}..{}",
+            clip(v),
+            d.uci,
+            min,
+            max
+        )),
+    }
+}
+
+fn parse_combo(d: &OptionDef, v: &str, names: &[&'static str]) -> Result<&'static str, String> {
+    names
+        .iter()
+        .copied()
+        .find(|x| x.eq_ignore_ascii_case(v))
+        .ok_or_else(|| {
+            format!(
+                "value '{}' for option '{}' is not one of: {}",
+                clip(v),
+                d.uci,
+                names.join(" ")
+            )
+        })
+}
+
+/// Sets an option from its text (`None`: no value given), read as the
+/// option's kind; on error `config` is unchanged.
 pub fn set(config: &mut Config, d: &OptionDef, raw: Option<&str>) -> Result<Effect, String> {
-    let v = parse_value(d, raw)?;
-    (d.set)(config, v)
+    let raw = raw.map(str::trim).filter(|s| !s.is_empty());
+    match (d.kind, raw) {
+        (Kind::Button(press), _) => press(config),
+        // UCI writes an empty string as `<empty>`.
+        (Kind::Text { set, .. }, None | Some("<empty>")) => set(config, String::new()),
+        (Kind::Text { set, .. }, Some(v)) => set(config, v.to_string()),
+        (_, None) => Err(format!("option '{}' needs a value", d.uci)),
+        (Kind::Check { set, .. }, Some(v)) => set(config, parse_check(d, v)?),
+        (Kind::Spin { min, max, set, .. }, Some(v)) => set(config, parse_spin(d, v, (min, max))?),
+        (Kind::Combo { names, set, .. }, Some(v)) => set(config, parse_combo(d, v, names)?),
+        (Kind::Margin(i), Some(v)) => {
+            // Within the margin's i32 bounds, so the cast keeps it.
+            config.settings.margins.0[i] = parse_spin(d, v, margin_range(i))? as i32;
+            Ok(Effect::Settings)
+        }
+    }
 }
 
 /// Total RAM in MB where the OS tells us; a Hash beyond half of it would
@@ -572,21 +556,23 @@ pub fn listed(dialect: Dialect) -> impl Iterator<Item = &'static OptionDef> {
 
 /// `type ...` part of a UCI/UCCI option line, with the default from `config`.
 pub fn describe(config: &Config, d: &OptionDef) -> String {
-    let default = (d.get)(config);
+    let default = value(config, d);
+    let spin = |(min, max): (i64, i64)| format!("type spin default {default} min {min} max {max}");
     match d.kind {
-        Kind::Check => format!("type check default {default}"),
-        Kind::Spin { min, max } => format!("type spin default {default} min {min} max {max}"),
-        Kind::Combo(vars) => {
+        Kind::Spin { min, max, .. } => spin((min, max)),
+        Kind::Margin(i) => spin(margin_range(i)),
+        Kind::Check { .. } => format!("type check default {default}"),
+        Kind::Combo { names, .. } => {
             let mut s = format!("type combo default {default}");
-            for v in vars {
+            for v in names {
                 s.push_str(" var ");
                 s.push_str(v);
             }
             s
         }
-        Kind::Button => "type button".to_string(),
-        Kind::Text if default.is_empty() => "type string default <empty>".to_string(),
-        Kind::Text => format!("type string default {default}"),
+        Kind::Button(_) => "type button".to_string(),
+        Kind::Text { .. } if default.is_empty() => "type string default <empty>".to_string(),
+        Kind::Text { .. } => format!("type string default {default}"),
     }
 }
 
@@ -601,12 +587,14 @@ pub fn render(dialect: Dialect, config: &Config, d: &OptionDef) -> String {
 
 /// CECP's `-spin default min max`, `-check 0|1`, `-combo a /// *b`, ...
 fn cecp_kind(config: &Config, d: &OptionDef) -> String {
-    let default = (d.get)(config);
+    let default = value(config, d);
+    let spin = |(min, max): (i64, i64)| format!("-spin {default} {min} {max}");
     match d.kind {
-        Kind::Check => format!("-check {}", u8::from(default == "true")),
-        Kind::Spin { min, max } => format!("-spin {default} {min} {max}"),
-        Kind::Combo(vars) => {
-            let marked: Vec<String> = vars
+        Kind::Spin { min, max, .. } => spin((min, max)),
+        Kind::Margin(i) => spin(margin_range(i)),
+        Kind::Check { .. } => format!("-check {}", u8::from(default == "true")),
+        Kind::Combo { names, .. } => {
+            let marked: Vec<String> = names
                 .iter()
                 .map(|v| {
                     if *v == default {
@@ -618,8 +606,8 @@ fn cecp_kind(config: &Config, d: &OptionDef) -> String {
                 .collect();
             format!("-combo {}", marked.join(" /// "))
         }
-        Kind::Button => "-button".to_string(),
-        Kind::Text => format!("-string {default}"),
+        Kind::Button(_) => "-button".to_string(),
+        Kind::Text { .. } => format!("-string {default}"),
     }
 }
 
@@ -673,6 +661,37 @@ mod tests {
             set(&mut c, find("clear hash").unwrap(), None),
             Ok(Effect::ClearHash)
         );
+    }
+
+    #[test]
+    fn every_value_sets_back() {
+        let mut c = Config::default();
+        for d in OPTIONS {
+            if matches!(d.kind, Kind::Button(_)) {
+                continue;
+            }
+            let v = current(&c, d.id);
+            if let Err(e) = set(&mut c, d, Some(&v)) {
+                panic!("{} = {v}: {e}", d.uci);
+            }
+            assert_eq!(current(&c, d.id), v, "{}", d.uci);
+        }
+    }
+
+    #[test]
+    fn use_nnue_off_and_on_keeps_the_net() {
+        let mut c = Config::default();
+        let (on, file) = (find("Use NNUE").unwrap(), find("EvalFile").unwrap());
+        set(&mut c, on, Some("false")).unwrap();
+        assert!(c.settings.eval.network().is_none());
+        assert!(set(&mut c, file, Some("/nonexistent/net.jnn")).is_err());
+        assert_eq!(current(&c, Id::UseNnue), "false");
+        set(&mut c, on, Some("true")).unwrap();
+        assert_eq!(
+            current(&c, Id::EvalFile),
+            crate::nnue::embedded::NAME.to_string()
+        );
+        assert!(c.settings.eval.network().is_some());
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::board::notation::setup_position;
 use crate::board::{parse_move, Color, Move, Notation, Position, Setup};
 use crate::search::{Engine, Limits};
 
+/// Which of UCI and UCCI is spoken is the core's (`Core::dialect`).
 pub struct UciSession {
-    dialect: Dialect,
     /// UCI with ranks 0..9 (`ucicyclone`, or a `fen`/`startpos` line
     /// without `position`), as Fairy-Stockfish offers for uci2wb.
     cyclone: bool,
@@ -26,15 +26,10 @@ pub struct UciSession {
 impl UciSession {
     pub fn new(core: &Core) -> UciSession {
         UciSession {
-            dialect: Dialect::Uci,
             cyclone: false,
             pos: Position::startpos(core.config.variant),
             banmoves: Vec::new(),
         }
-    }
-
-    pub fn dialect(&self) -> Dialect {
-        self.dialect
     }
 
     pub fn position(&self) -> &Position {
@@ -46,11 +41,11 @@ impl UciSession {
     }
 
     /// How moves are read and written now.
-    pub fn notation(&self) -> Notation {
+    pub fn notation(&self, core: &Core) -> Notation {
         if self.cyclone {
             Notation::Ucci
         } else {
-            self.dialect.notation()
+            core.dialect().notation()
         }
     }
 
@@ -66,15 +61,14 @@ impl UciSession {
     pub fn execute(&mut self, core: &mut Core, cmd: Command) -> Flow {
         match cmd {
             Command::Uci | Command::Ucci => {
-                self.dialect = if cmd == Command::Uci {
+                core.set_dialect(if cmd == Command::Uci {
                     Dialect::Uci
                 } else {
                     Dialect::Ucci
-                };
-                core.dialect = self.dialect;
+                });
                 self.cyclone = false;
                 let defaults = super::options::Config::default();
-                let lines = match self.dialect {
+                let lines = match core.dialect() {
                     Dialect::Ucci => ucci::hello(&defaults),
                     _ => uci::hello(&defaults),
                 };
@@ -100,7 +94,7 @@ impl UciSession {
                 let (pos, threads, n) = (
                     self.pos.clone(),
                     core.config.settings.threads,
-                    self.notation(),
+                    self.notation(core),
                 );
                 core.start(Purpose::Other, move |ctx| {
                     worker::perft(ctx, &pos, depth, threads, n);
@@ -117,7 +111,7 @@ impl UciSession {
             Command::PonderHit => core.ponderhit(),
             Command::Quit => {
                 self.shutdown(core);
-                if self.dialect == Dialect::Ucci {
+                if core.dialect() == Dialect::Ucci {
                     core.out.line("bye");
                 }
                 return Flow::Quit;
@@ -150,9 +144,9 @@ impl UciSession {
     /// A job was collected: a search's answer becomes `bestmove`.
     pub fn finished(&mut self, core: &Core, f: Finished) {
         if let (Purpose::Go, Some(a)) = (f.purpose, f.answer) {
-            let line = match self.dialect {
+            let line = match core.dialect() {
                 Dialect::Ucci => ucci::bestmove(a.best, a.ponder),
-                _ => uci::bestmove(a.best, a.ponder, self.notation()),
+                _ => uci::bestmove(a.best, a.ponder, self.notation(core)),
             };
             core.out.line(&line);
         }
@@ -225,7 +219,7 @@ impl UciSession {
                 return None;
             }
         };
-        let notation = self.notation();
+        let notation = self.notation(core);
         for (i, text) in spec.moves.iter().enumerate() {
             match parse_move(&pos, text, notation) {
                 Ok(m) => pos.make(m),
@@ -245,7 +239,7 @@ impl UciSession {
     fn ban(&mut self, core: &Core, list: &[String]) {
         self.banmoves.clear();
         for text in list {
-            match parse_move(&self.pos, text, self.notation()) {
+            match parse_move(&self.pos, text, self.notation(core)) {
                 Ok(m) => self.banmoves.push(m),
                 Err(e) => core.out.error(&format!("banmoves: {e}; not banned")),
             }
@@ -254,7 +248,7 @@ impl UciSession {
 
     pub fn limits(&self, core: &Core, go: &Go) -> Limits {
         // UCCI clocks are in seconds unless `usemillisec` is on.
-        let unit = if self.dialect == Dialect::Ucci && !core.config.use_millisec {
+        let unit = if core.dialect() == Dialect::Ucci && !core.config.use_millisec {
             1000
         } else {
             1
@@ -270,7 +264,7 @@ impl UciSession {
         let inc = scaled(go.increment).or(ours(go.winc, go.binc));
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
-            match parse_move(&self.pos, text, self.notation()) {
+            match parse_move(&self.pos, text, self.notation(core)) {
                 Ok(m) => searchmoves.push(m),
                 Err(e) => core.out.error(&format!("go searchmoves: {e}; skipped")),
             }
@@ -300,12 +294,12 @@ impl UciSession {
         let limits = self.limits(core, go);
         self.banmoves.clear();
         self.replace_job(core);
-        let render = match self.dialect {
+        let render = match core.dialect() {
             Dialect::Ucci => Render::Ucci {
                 multipv: core.config.settings.multipv > 1,
             },
             _ => Render::Uci {
-                n: self.notation(),
+                n: self.notation(core),
                 wdl: core.config.settings.show_wdl,
             },
         };

@@ -155,7 +155,7 @@ impl Engine {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
-            net: self.settings.nnue.as_deref(),
+            net: self.settings.eval.network(),
             margins: self.settings.margins,
             lmr: &self.lmr,
         };

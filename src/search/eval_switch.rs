@@ -1,7 +1,7 @@
 //! Where the search meets the evaluation: every move the search makes or
 //! takes back goes through here, so that the NNUE accumulators follow the
 //! position, and every static evaluation is asked here, so that one switch
-//! (`Settings::nnue`) chooses between the network and the classical terms.
+//! (`Settings::eval`) chooses between the network and the classical terms.
 
 use super::eval;
 use super::search::Searcher;

@@ -27,61 +27,62 @@ const fn t(name: &'static str, default: i32, min: i32, max: i32, c_end: f64) -> 
     }
 }
 
-/// Reverse futility: centipawns a ply of depth.
-pub const RFP: usize = 0;
-/// Futility of quiet moves: the base and the margin a ply of depth.
-pub const FUTILITY_BASE: usize = 1;
-pub const FUTILITY_DEPTH: usize = 2;
-/// Late move pruning: moves searched before the rest are pruned, at depth 0.
-pub const LMP_BASE: usize = 3;
-/// Null move: the reduction at depth 0, and the eval margin (centipawns
-/// above beta) worth one more ply of reduction.
-pub const NMP_BASE: usize = 4;
-pub const NMP_EVAL_DIV: usize = 5;
-/// ProbCut: the margin over beta.
-pub const PROBCUT: usize = 6;
-/// Aspiration: the first window's half-width.
-pub const ASPIRATION: usize = 7;
-/// Quiescence: the margin a capture's gain must be within of alpha.
-pub const QS_DELTA: usize = 8;
-/// Late move reductions: the divisor of ln(depth) * ln(move number), x100.
-pub const LMR_DIV: usize = 9;
-/// Late move reductions: history points worth one ply less.
-pub const HIST_DIV: usize = 10;
-/// Exchange-test pruning of quiet moves: Stockfish 11's factor 32 in
-/// -(32 - min(d, 18)) * d^2 (d the depth after reduction), rescaled to this
-/// table's soldier (83 against Stockfish's 128 in the exchange values).
-pub const SEE_QUIET: usize = 11;
-/// Exchange-test pruning of captures and checks: centipawns a ply
-/// (Stockfish 11's 194, rescaled alike).
-pub const SEE_CAPTURE: usize = 12;
-/// Correction history: the percentage of the learned correction added to
-/// the static evaluation (0 switches it off: nothing is learned or
-/// applied). 100 passed an SPRT at 2+0.02 against 0 (docs/RESULTS.md).
-pub const CORR_WEIGHT: usize = 13;
-/// Singular extensions with multi-cut: the least depth they are tried at
-/// (0, the default until an SPRT says otherwise, switches them off).
-pub const SINGULAR_DEPTH: usize = 14;
+/// Declares the margins, one row each: the index constant the search
+/// reads it by, then its option name, default, bounds and SPSA step. The
+/// indices, `TUNABLES` and `COUNT` all come from the rows, in their order.
+macro_rules! margins {
+    ($($(#[$doc:meta])* $index:ident = $name:literal, $default:literal, $min:literal, $max:literal, $c_end:literal;)*) => {
+        /// The margins in table order; `Order::X as usize` is `X`'s index.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        enum Order {
+            $($index,)*
+        }
+        $($(#[$doc])* pub const $index: usize = Order::$index as usize;)*
+        pub const TUNABLES: [Tunable; COUNT] = [$(t($name, $default, $min, $max, $c_end),)*];
+        pub const COUNT: usize = [$($name),*].len();
+    };
+}
 
-pub const TUNABLES: [Tunable; 15] = [
-    t("RfpMargin", 130, 40, 300, 10.0),
-    t("FutilityBase", 120, 0, 400, 10.0),
-    t("FutilityDepth", 110, 30, 300, 8.0),
-    t("LmpBase", 3, 1, 10, 0.5),
-    t("NmpBase", 3, 1, 6, 0.5),
-    t("NmpEvalDiv", 200, 50, 600, 15.0),
-    t("ProbCutMargin", 180, 50, 400, 12.0),
-    t("AspirationDelta", 25, 8, 80, 3.0),
-    t("QsDelta", 200, 50, 500, 15.0),
-    t("LmrDivisor", 175, 100, 300, 8.0),
-    t("HistoryDivisor", 6000, 1000, 20000, 500.0),
-    t("SeeQuiet", 21, 4, 64, 2.0),
-    t("SeeCapture", 126, 30, 400, 10.0),
-    t("CorrWeight", 100, 0, 200, 10.0),
-    t("SingularDepth", 0, 0, 16, 1.0),
-];
-
-pub const COUNT: usize = TUNABLES.len();
+margins! {
+    /// Reverse futility: centipawns a ply of depth.
+    RFP = "RfpMargin", 130, 40, 300, 10.0;
+    /// Futility of quiet moves: the base ...
+    FUTILITY_BASE = "FutilityBase", 120, 0, 400, 10.0;
+    /// ... and the margin a ply of depth.
+    FUTILITY_DEPTH = "FutilityDepth", 110, 30, 300, 8.0;
+    /// Late move pruning: moves searched before the rest are pruned, at depth 0.
+    LMP_BASE = "LmpBase", 3, 1, 10, 0.5;
+    /// Null move: the reduction at depth 0 ...
+    NMP_BASE = "NmpBase", 3, 1, 6, 0.5;
+    /// ... and the eval margin (centipawns above beta) worth one more ply
+    /// of reduction.
+    NMP_EVAL_DIV = "NmpEvalDiv", 200, 50, 600, 15.0;
+    /// ProbCut: the margin over beta.
+    PROBCUT = "ProbCutMargin", 180, 50, 400, 12.0;
+    /// Aspiration: the first window's half-width.
+    ASPIRATION = "AspirationDelta", 25, 8, 80, 3.0;
+    /// Quiescence: the margin a capture's gain must be within of alpha.
+    QS_DELTA = "QsDelta", 200, 50, 500, 15.0;
+    /// Late move reductions: the divisor of ln(depth) * ln(move number), x100.
+    LMR_DIV = "LmrDivisor", 175, 100, 300, 8.0;
+    /// Late move reductions: history points worth one ply less.
+    HIST_DIV = "HistoryDivisor", 6000, 1000, 20000, 500.0;
+    /// Exchange-test pruning of quiet moves: Stockfish 11's factor 32 in
+    /// -(32 - min(d, 18)) * d^2 (d the depth after reduction), rescaled to
+    /// this table's soldier (83 against Stockfish's 128 in the exchange
+    /// values).
+    SEE_QUIET = "SeeQuiet", 21, 4, 64, 2.0;
+    /// Exchange-test pruning of captures and checks: centipawns a ply
+    /// (Stockfish 11's 194, rescaled alike).
+    SEE_CAPTURE = "SeeCapture", 126, 30, 400, 10.0;
+    /// Correction history: the percentage of the learned correction added
+    /// to the static evaluation (0 switches it off: nothing is learned or
+    /// applied). 100 passed an SPRT at 2+0.02 against 0 (docs/RESULTS.md).
+    CORR_WEIGHT = "CorrWeight", 100, 0, 200, 10.0;
+    /// Singular extensions with multi-cut: the least depth they are tried
+    /// at (0, the default until an SPRT says otherwise, switches them off).
+    SINGULAR_DEPTH = "SingularDepth", 0, 0, 16, 1.0;
+}
 
 /// The feature switches among the margins that are off (0) by default:
 /// tuned only when asked for by name, since a perturbation off 0 switches
@@ -152,6 +153,15 @@ mod tests {
                 t.name
             );
         }
+    }
+
+    #[test]
+    fn indices_follow_the_rows() {
+        assert_eq!(COUNT, 15);
+        assert_eq!(TUNABLES[RFP].name, "RfpMargin");
+        assert_eq!(TUNABLES[LMR_DIV].name, "LmrDivisor");
+        assert_eq!(TUNABLES[SINGULAR_DEPTH].name, "SingularDepth");
+        assert_eq!(SINGULAR_DEPTH, COUNT - 1);
     }
 
     #[test]

@@ -253,9 +253,9 @@ pub struct Settings {
     pub show_wdl: bool,
     pub ponder: bool,
     pub ablation: Ablation,
-    /// The network to evaluate with (`Use NNUE`, by default the embedded
-    /// one); `None`: the classical evaluation.
-    pub nnue: Option<std::sync::Arc<crate::nnue::Network>>,
+    /// The evaluation: by default the embedded net, else another net or
+    /// the classical terms (`nnue::choice` owns which).
+    pub eval: crate::nnue::Evaluator,
     /// The tunable margins (hidden options; `janggun spsa` tunes them).
     pub margins: margins::Margins,
 }
@@ -274,9 +274,9 @@ impl Default for Settings {
             show_wdl: false,
             ponder: false,
             ablation: Ablation::None,
-            // The embedded net beat the classical evaluation (README, NNUE);
-            // it cannot fail to load, as a test makes sure.
-            nnue: crate::nnue::embedded::network().ok(),
+            // The embedded net beat the classical evaluation (docs/RESULTS.md,
+            // "Net against classical").
+            eval: crate::nnue::Evaluator::default(),
             margins: margins::Margins::default(),
         }
     }

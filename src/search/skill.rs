@@ -4,6 +4,7 @@
 
 use super::search::RootMove;
 use super::Settings;
+use crate::util::rng::Rng;
 
 #[derive(Copy, Clone, Debug)]
 pub struct Skill {
@@ -46,13 +47,8 @@ impl Skill {
         if !self.enabled() || n <= 1 {
             return 0;
         }
-        let mut rng = seed | 1;
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut rng = Rng::new(seed);
+        let mut next = || rng.next_u64();
         let top = moves[0].score;
         let weakness = (120 - 2 * self.level) as i64;
         let delta = (top - moves[n - 1].score).clamp(0, 100) as i64;

@@ -4,6 +4,7 @@
 //! are cleared before each position and nothing depends on the clock).
 
 use crate::board::{Position, RuleSet};
+use crate::nnue::{Evaluator, NetChoice};
 use crate::search::margins::{self, Margins, TUNABLES};
 use crate::search::{check_hash_mb, check_threads, Control, Engine, Limits, Settings};
 use std::time::Instant;
@@ -113,14 +114,13 @@ pub fn parse_margins(overrides: &[String]) -> Result<Margins, String> {
     Ok(m)
 }
 
-/// `janggun bench`: with the embedded network (the default evaluation),
-/// the net file `net`, or the classical evaluation when `classical` is set.
+/// `janggun bench`: with the evaluation `choice` names (the embedded net
+/// by default).
 pub fn run_eval(
     depth: u32,
     threads: usize,
     hash_mb: usize,
-    classical: bool,
-    net: Option<&std::path::Path>,
+    choice: &NetChoice,
     margins: &[String],
 ) -> Result<(), String> {
     check_threads(threads)?;
@@ -132,11 +132,7 @@ pub fn run_eval(
     let settings = Settings {
         threads,
         hash_mb,
-        nnue: match (classical, net) {
-            (true, _) => None,
-            (false, Some(p)) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
-            (false, None) => Some(crate::nnue::embedded::network()?),
-        },
+        eval: Evaluator::load(choice)?,
         margins: parse_margins(margins)?,
         ..Settings::default()
     };

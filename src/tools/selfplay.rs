@@ -127,7 +127,7 @@ pub fn run(games: usize, nodes: u64, random_plies: usize, seed: u64) -> Result<(
     // Tuning data for the classical weights comes from classical games, as
     // it did when the shipped weights were tuned (scripts/lab/tune.sh).
     let mut engine = Engine::new(Settings {
-        nnue: None,
+        eval: crate::nnue::Evaluator::classical(),
         ..Settings::default()
     });
     let limits = Limits {

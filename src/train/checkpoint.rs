@@ -6,9 +6,8 @@
 //! params, m and v as f32. Version 1 (before SCReLU and buckets) is read
 //! as CReLU with one bucket.
 
-use super::model::Model;
+use super::model::{check_scale, Model};
 use super::optim::AdamW;
-use super::trainer::check_scale;
 use crate::nnue::layout::{Activation, Arch};
 use crate::util::file::open_regular;
 use crate::util::outfile::{write_whole, Existing};

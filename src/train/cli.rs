@@ -7,6 +7,7 @@ use super::datagen::{
 use super::recipe::{Recipe, TrainSettings};
 use super::trainer;
 use crate::nnue::layout::Activation;
+use crate::nnue::{Evaluator, NetChoice};
 use crate::search::Settings;
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
@@ -187,12 +188,11 @@ pub fn datagen(args: DatagenArgs) -> Result<(), String> {
         positions: args.positions,
         out,
         openings: args.openings,
-        net_path: args.nnue.clone(),
         settings: Settings {
-            nnue: match &args.nnue {
-                Some(p) => Some(std::sync::Arc::new(crate::nnue::Network::load(p)?)),
-                None => None,
-            },
+            eval: Evaluator::load(&NetChoice::file_or(
+                args.nnue.as_deref(),
+                NetChoice::Classical,
+            ))?,
             ..Settings::default()
         },
         progress: Duration::from_secs(args.progress.max(1)),

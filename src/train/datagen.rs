@@ -26,6 +26,7 @@ use super::record::{
 };
 use super::resume::{self, ResumePoint};
 use crate::board::{legal_captures, Color, MoveList, Outcome, Position, RuleSet};
+use crate::nnue::NetChoice;
 use crate::search::eval::COUNT_STAKE;
 use crate::search::score::WIN_BOUND;
 use crate::search::see::see_ge;
@@ -62,9 +63,8 @@ pub struct DatagenConfig {
     pub out: PathBuf,
     /// FENs to start from instead of the 16 setups.
     pub openings: Option<PathBuf>,
-    /// The file `settings.nnue` was loaded from, an input no output may be.
-    pub net_path: Option<PathBuf>,
-    /// The engine settings the games are played with (evaluation included).
+    /// The engine settings the games are played with, the evaluation
+    /// included (a net file it names is an input no output may be).
     pub settings: Settings,
     /// Print a progress line this often.
     pub progress: Duration,
@@ -99,7 +99,6 @@ impl DatagenConfig {
             positions: None,
             out,
             openings: None,
-            net_path: None,
             settings: Settings::default(),
             progress: Duration::from_secs(10),
             verify_nodes: DEFAULT_VERIFY_NODES,
@@ -158,10 +157,7 @@ impl DatagenConfig {
     /// Every setting that decides the games, for a resume point to be
     /// checked against (not the caps: they only say where a file ends).
     fn game_settings(&self, openings: usize) -> String {
-        let eval = match &self.settings.nnue {
-            Some(net) => net.name(),
-            None => "classical".to_string(),
-        };
+        let eval = self.settings.eval.name();
         let openings = match &self.openings {
             Some(p) => format!("{} ({openings} FENs)", p.display()),
             None => "setups".to_string(),
@@ -493,7 +489,7 @@ fn fmt_secs(s: f64) -> String {
 
 /// What a run did, for its last lines and for tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Summary {
+pub struct DatagenSummary {
     /// Games played or dropped.
     pub games: u64,
     /// Records written.
@@ -701,7 +697,7 @@ fn check_chained_point(
     Ok(None)
 }
 
-pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
+pub fn run(opts: &DatagenConfig) -> Result<DatagenSummary, String> {
     opts.validate()?;
     let point_path = resume::path_for(&opts.out);
     // No output may be an input, named another way or not: the openings
@@ -710,7 +706,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     if let Some(p) = &opts.openings {
         files.input("--openings", p);
     }
-    if let Some(p) = &opts.net_path {
+    if let NetChoice::File(p) = opts.settings.eval.choice() {
         files.input("--nnue", p);
     }
     files
@@ -752,7 +748,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
                 "datagen: {} is complete ({start_count} records)",
                 opts.out.display()
             );
-            return Ok(Summary::default());
+            return Ok(DatagenSummary::default());
         }
         // Records after the point are the game the last run was writing
         // when it stopped (the point allows no more).
@@ -787,7 +783,7 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Game>();
     let start = Instant::now();
-    let mut sum = Summary::default();
+    let mut sum = DatagenSummary::default();
     let result = std::thread::scope(|s| {
         for _ in 0..opts.threads {
             let tx = tx.clone();
@@ -905,7 +901,12 @@ pub fn run(opts: &DatagenConfig) -> Result<Summary, String> {
 
 /// A progress line; `(first_game, base)`: where a resumed run began, the
 /// caps counting from the file's start.
-fn progress(opts: &DatagenConfig, start: Instant, sum: &Summary, (first_game, base): (u64, u64)) {
+fn progress(
+    opts: &DatagenConfig,
+    start: Instant,
+    sum: &DatagenSummary,
+    (first_game, base): (u64, u64),
+) {
     let secs = start.elapsed().as_secs_f64().max(1e-3);
     let pps = sum.positions as f64 / secs;
     let gps = sum.games as f64 / secs;

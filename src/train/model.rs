@@ -78,6 +78,16 @@ fn act_grad(a: Activation, x: f32) -> f32 {
     }
 }
 
+/// A scale (centipawns per unit of the net's output) an exported net can
+/// carry: the loader's range, and finite.
+pub fn check_scale(scale: f32) -> Result<(), String> {
+    let max = crate::nnue::layout::MAX_SCALE as f32;
+    if !scale.is_finite() || !(1.0..=max).contains(&scale) {
+        return Err(format!("scale {scale} (must be 1 to {max})"));
+    }
+    Ok(())
+}
+
 impl Model {
     pub fn len_for(arch: &Arch) -> usize {
         layout::params(arch)
@@ -226,7 +236,7 @@ impl Model {
     /// checked as the loader checks it, and written as the oldest format
     /// version that holds its architecture.
     pub fn quantise(&self, scale: f32) -> Result<Network, String> {
-        super::trainer::check_scale(scale)?;
+        check_scale(scale)?;
         if let Some(i) = self.params.iter().position(|p| !p.is_finite()) {
             return Err(format!("parameter {i} is not finite; no net written"));
         }

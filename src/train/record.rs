@@ -330,7 +330,7 @@ pub fn header_for(version: u32, count: u64) -> [u8; HEADER_SIZE] {
 
 /// What a valid header says.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Header {
+pub struct RecordHeader {
     pub version: u32,
     /// Bytes a record, fixed by the version.
     pub record_size: usize,
@@ -341,7 +341,7 @@ pub struct Header {
 /// Whole records in a file of `len` bytes with this header, checked
 /// against the header's count: more is a file still being written (or
 /// whose writer stopped before its next count), fewer a damaged one.
-fn whole_records(header: &Header, len: u64, name: &str) -> Result<u64, String> {
+fn whole_records(header: &RecordHeader, len: u64, name: &str) -> Result<u64, String> {
     let whole = len.saturating_sub(HEADER_SIZE as u64) / header.record_size as u64;
     if header.count > whole {
         return Err(format!(
@@ -354,7 +354,7 @@ fn whole_records(header: &Header, len: u64, name: &str) -> Result<u64, String> {
 }
 
 /// Checks magic, version and record size.
-pub fn read_header(h: &[u8], name: &str) -> Result<Header, String> {
+pub fn read_header(h: &[u8], name: &str) -> Result<RecordHeader, String> {
     if h.len() < HEADER_SIZE {
         return Err(format!("{name}: too short for a data header"));
     }
@@ -376,7 +376,7 @@ pub fn read_header(h: &[u8], name: &str) -> Result<Header, String> {
     }
     let mut c = [0u8; 8];
     c.copy_from_slice(&h[16..24]);
-    Ok(Header {
+    Ok(RecordHeader {
         version,
         record_size: size,
         count: u64::from_le_bytes(c),
@@ -392,7 +392,7 @@ pub fn check_header(h: &[u8], name: &str) -> Result<u64, String> {
 /// checked, its whole records streamed in order.
 pub struct RecordReader {
     file: BufReader<File>,
-    header: Header,
+    header: RecordHeader,
     /// Whole records not yet read.
     left: u64,
     name: String,

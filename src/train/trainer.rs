@@ -7,7 +7,7 @@
 
 use super::checkpoint::{self, Checkpoint};
 use super::data::{fit_scale, gradient, input, mean_loss, CHUNKS};
-use super::model::{self, Input, Model};
+use super::model::{self, check_scale, Input, Model};
 use super::optim::{cosine, AdamW};
 use super::record::Sample;
 use crate::nnue::layout::{Activation, Arch};
@@ -42,16 +42,6 @@ pub struct TrainConfig {
 /// Most epochs and largest batch a run may ask for.
 pub const MAX_EPOCHS: u32 = 100_000;
 pub const MAX_BATCH: usize = 1 << 20;
-
-/// A scale (centipawns per unit of the net's output) an exported net can
-/// carry: the loader's range, and finite.
-pub fn check_scale(scale: f32) -> Result<(), String> {
-    let max = crate::nnue::layout::MAX_SCALE as f32;
-    if !scale.is_finite() || !(1.0..=max).contains(&scale) {
-        return Err(format!("scale {scale} (must be 1 to {max})"));
-    }
-    Ok(())
-}
 
 /// `value` finite and in `lo..=hi`, or an error naming the setting.
 fn check_range(name: &str, value: f32, lo: f32, hi: f32, open_lo: bool) -> Result<(), String> {
