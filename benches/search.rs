@@ -46,7 +46,7 @@ fn bench_search(c: &mut Criterion) {
         }
     }
     for (name, net) in &nets {
-        let accs: Vec<Accumulators> = positions
+        let mut accs: Vec<Accumulators> = positions
             .iter()
             .map(|p| {
                 let mut a = Accumulators::new(net, 1);
@@ -56,7 +56,7 @@ fn bench_search(c: &mut Criterion) {
             .collect();
         c.bench_function(&format!("nnue output/{name}"), |b| {
             b.iter(|| {
-                accs.iter()
+                accs.iter_mut()
                     .zip(&positions)
                     .map(|(a, p)| a.evaluate(net, black_box(p)))
                     .sum::<i32>()
