@@ -109,11 +109,17 @@ store_chained() {
     xz -9 -T1 -c "$c" >"$STORE/$name.xz.tmp"
     rm -f "$c"
     mv "$STORE/$name.xz.tmp" "$STORE/$name.xz"
-    {
-        [ -f "$MANIFEST" ] && awk -v n="$name" '$1 != n' "$MANIFEST"
-        echo "$name $now $fixed"
-    } | sort >"$MANIFEST.tmp"
-    mv "$MANIFEST.tmp" "$MANIFEST"
+    # Shards finish together (two self-play jobs save at once): the
+    # MANIFEST's read-modify-write holds a lock on the store's folder, and
+    # each writer stages its own copy.
+    (
+        flock 9
+        {
+            [ -f "$MANIFEST" ] && awk -v n="$name" '$1 != n' "$MANIFEST"
+            echo "$name $now $fixed"
+        } | sort >"$MANIFEST.tmp.$$"
+        mv "$MANIFEST.tmp.$$" "$MANIFEST"
+    ) 9<"$STORE"
 }
 
 save() {
