@@ -576,6 +576,10 @@ mod tests {
         assert_eq!((s.epochs, s.hidden, s.lr_floor), (1, 256, 0.05));
         assert_eq!((s.scale, s.activation), (Some(113.0), Activation::SCRelu));
         assert!(!s.keep_duplicates && !s.mirror && s.keep_in_check);
+        assert_eq!(s.input_buckets, InputBuckets::None);
+        let s = settings(&format!("a.bin --recipe {r} --input-buckets palace6")).unwrap();
+        assert_eq!(s.input_buckets, InputBuckets::Palace6);
+        assert!(settings("a.bin --input-buckets palace7").is_err());
         assert!(settings("a.bin --keep-duplicates --drop-duplicates").is_err());
         let e = settings("a.bin --recipe /nonexistent.recipe").unwrap_err();
         assert!(e.contains("nonexistent.recipe"), "{e}");

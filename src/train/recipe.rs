@@ -576,6 +576,19 @@ mod tests {
         t.scale = Some(112.5);
         t.activation = Activation::SCRelu;
         assert_eq!(Recipe::parse(&t.to_text()).unwrap().train, t);
+        // input-buckets: written only when not none, so the settings of
+        // every recipe before it read and write as they did; absent, none.
+        assert!(!r.train.to_text().contains("input-buckets"));
+        assert_eq!(r.train.input_buckets, InputBuckets::None);
+        for layout in [InputBuckets::Palace9, InputBuckets::Palace6] {
+            t.input_buckets = layout;
+            let text = t.to_text();
+            assert!(
+                text.contains(&format!("\ninput-buckets = {layout}\n")),
+                "{text}"
+            );
+            assert_eq!(Recipe::parse(&text).unwrap().train, t);
+        }
     }
 
     #[test]
@@ -610,6 +623,10 @@ mod tests {
             (format!("{TRAIN}[train]\n"), "repeated"),
             (TRAIN.replace("hidden = 256\n", ""), "no hidden"),
             (TRAIN.replace("= crelu", "= relu"), "not a valid value"),
+            (
+                TRAIN.replace("buckets = 1\n", "buckets = 1\ninput-buckets = palace8\n"),
+                "not a valid value",
+            ),
             (
                 TRAIN.replace("mirror = true", "mirror = yes"),
                 "not a valid value",

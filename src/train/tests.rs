@@ -379,9 +379,18 @@ fn float_and_quantised_nets_agree_on_random_positions() {
         );
         // The rounding of the feature weights to 1/QA alone gives about 1%
         // of the spread on average (CReLU and SCReLU alike); twice that is
-        // a fault, as is a worst case past 8%.
+        // a fault, as is a worst case past 8%. (The input bucket nets here
+        // happen to spread less, about 150 cp, the rounding alike: their
+        // worst case may reach 10%. A feature the trainer and the engine
+        // read differently would cost far more: a row of 64 weights up to
+        // 0.15 each.)
+        let worst_part = if arch.input_buckets == InputBuckets::None {
+            0.08
+        } else {
+            0.1
+        };
         assert!(
-            mean < 0.02 * spread && (worst as f64) < 0.08 * spread,
+            mean < 0.02 * spread && (worst as f64) < worst_part * spread,
             "{arch:?}: mean {mean}, worst {worst}, spread {spread}"
         );
         assert_eq!(net.arch(), arch);
