@@ -38,6 +38,7 @@ fn bench_search(c: &mut Criterion) {
                 hidden: 256,
                 activation,
                 buckets,
+                input_buckets: janggun::nnue::layout::InputBuckets::None,
             };
             let net = janggun::train::model::Model::new(arch, 1)
                 .quantise(113.0)

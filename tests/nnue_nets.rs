@@ -5,7 +5,7 @@
 //! random`, `net loss` (the gate metric) and `bench --net`; and a short
 //! `janggun train` of every architecture on data `janggun datagen` makes.
 
-use janggun::nnue::layout::{Activation, Arch, Block, Header, QA, QB};
+use janggun::nnue::layout::{Activation, Arch, Block, Header, InputBuckets, QA, QB};
 use janggun::nnue::Network;
 use janggun::train::gate::GATE_K;
 use std::io::{BufRead, BufReader, Write};
@@ -145,6 +145,7 @@ fn eval_file_takes_both_versions_and_refuses_hostile_nets_keeping_the_last() {
         hidden: 32,
         activation: Activation::SCRelu,
         buckets: 8,
+        input_buckets: InputBuckets::None,
     };
     // Hostile files, each refused with its reason. At 256 hidden units
     // SCReLU admits output weights up to 64 each (and sums of |w| up to
@@ -171,6 +172,17 @@ fn eval_file_takes_both_versions_and_refuses_hostile_nets_keeping_the_last() {
     let mut act = good.clone();
     act[32] = 5;
     hostile.push(("act.jnn", act, "activation"));
+    // Version 3: an unknown input bucket layout.
+    let mut layout = net_with_row0(
+        Arch {
+            input_buckets: InputBuckets::Palace6,
+            ..wide
+        },
+        64,
+    );
+    assert!(Network::from_bytes(&layout).is_ok());
+    layout[40] = 7;
+    hostile.push(("layout.jnn", layout, "input bucket layout code 7"));
     for (name, bytes, _) in &hostile {
         std::fs::write(dir.join(name), bytes).unwrap();
     }
@@ -220,9 +232,37 @@ fn net_info_prints_the_header() {
     let path = random_screlu_net(&dir, &[]);
     let (ok, out, _) = run(&dir, &["net", "info", &path]);
     assert!(ok);
-    for want in ["version 2", "hidden 256", "activation screlu", "buckets 8"] {
+    for want in [
+        "version 2",
+        "inputs 1260",
+        "hidden 256",
+        "activation screlu",
+        "buckets 8",
+        "input-buckets none",
+    ] {
         assert!(out.lines().any(|l| l == want), "{want}: {out}");
     }
+    // Input buckets: version 3, K * 1260 inputs; it searches too, and
+    // differently by layout.
+    let mut benches = Vec::new();
+    for (layout, k) in [("palace9", 9), ("palace6", 6)] {
+        let p = random_screlu_net(&dir, &["--hidden", "32", "--input-buckets", layout]);
+        let (ok, out, err) = run(&dir, &["net", "info", &p]);
+        assert!(ok, "{err}");
+        for want in [
+            "version 3".to_string(),
+            format!("inputs {}", k * 1260),
+            format!("input-buckets {layout}"),
+        ] {
+            assert!(out.lines().any(|l| l == want), "{want}: {out}");
+        }
+        let (ok, bench, err) = run(&dir, &["bench", "5", "--net", &p]);
+        assert!(ok && bench.contains("Bench: "), "{err}");
+        benches.push(bench.lines().last().unwrap_or("").to_string());
+    }
+    assert_ne!(benches[0], benches[1]);
+    let (ok, _, err) = run(&dir, &["net", "random", "--input-buckets", "palace4"]);
+    assert!(!ok && err.contains("palace4"), "{err}");
     let name = Path::new(&path).file_name().unwrap().to_string_lossy();
     assert!(out.lines().any(|l| l == format!("name {name}")), "{out}");
     // A random net searches: bench with it runs and differs from the
@@ -245,6 +285,7 @@ fn help_documents_the_training_knobs_and_the_gate() {
     for opt in [
         "--activation",
         "--buckets",
+        "--input-buckets",
         "--lr-floor",
         "--batch",
         "--epochs",
@@ -291,13 +332,15 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
         assert_eq!(&w[..2], ["gate", "loss"], "{out}");
         w[2].parse().unwrap()
     };
-    for (act, buckets) in [
-        ("crelu", "1"),
-        ("crelu", "8"),
-        ("screlu", "1"),
-        ("screlu", "8"),
+    for (act, buckets, inputs) in [
+        ("crelu", "1", "none"),
+        ("crelu", "8", "none"),
+        ("screlu", "1", "none"),
+        ("screlu", "8", "none"),
+        ("screlu", "8", "palace6"),
+        ("crelu", "1", "palace9"),
     ] {
-        let out_dir = format!("t-{act}-{buckets}");
+        let out_dir = format!("t-{act}-{buckets}-{inputs}");
         let (ok, net, err) = run(
             &dir,
             &[
@@ -321,6 +364,8 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
                 act,
                 "--buckets",
                 buckets,
+                "--input-buckets",
+                inputs,
                 "--threads",
                 "1",
                 "--out-dir",
@@ -348,7 +393,19 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
             ok && info.contains(&format!("activation {act}\n")),
             "{info}"
         );
-        assert!(info.contains(&format!("buckets {buckets}\n")), "{info}");
+        assert!(info.contains(&format!("\nbuckets {buckets}\n")), "{info}");
+        assert!(
+            info.contains(&format!("input-buckets {inputs}\n")),
+            "{info}"
+        );
+        let version = if inputs != "none" {
+            3
+        } else if act == "crelu" && buckets == "1" {
+            1
+        } else {
+            2
+        };
+        assert!(info.contains(&format!("version {version}\n")), "{info}");
         let g = gate(net);
         assert!(g.is_finite() && g > 0.0);
         assert_eq!(gate(net), g);

@@ -5,13 +5,22 @@
 //! nodes that end without one (table cutoffs, table evaluations, checks,
 //! rule ends) cost no update. Taking a move back just drops a level: nothing
 //! is subtracted back. A pass copies the level unchanged.
+//!
+//! With input buckets (`features::View`) a perspective whose own general
+//! moves to another view has no rows in common with the level below: that
+//! perspective is recomputed from the position instead, and only at the
+//! level evaluated (the position is at hand only there); the levels
+//! between, should they be evaluated after the moves above them are taken
+//! back, are recomputed then alike. Each perspective keeps its own
+//! computed flag and view. A net without input buckets takes the plain
+//! path, both perspectives at once, as before the buckets.
 
 use super::buckets;
-use super::features::index;
-use super::layout::Activation;
+use super::features::{index, View};
+use super::layout::{Activation, InputBuckets};
 use super::net::Network;
 use super::simd;
-use crate::board::{Color, Move, Piece, Position, Square};
+use crate::board::{Color, Move, Piece, PieceKind, Position, Square};
 
 /// What a move changes in the features: `piece` from `from` to `to`,
 /// taking `captured` there. `None` for a pass (nothing changes).
@@ -23,18 +32,23 @@ struct Change {
     captured: Option<Piece>,
 }
 
-/// A level of the stack: how it follows from the level below, and whether
-/// its rows in `buf` hold it yet.
+/// A level of the stack: how it follows from the level below, and per
+/// perspective whether its rows in `buf` hold it yet, and in which view.
 #[derive(Copy, Clone)]
 struct Level {
     change: Option<Change>,
-    computed: bool,
+    computed: [bool; 2],
+    views: [View; 2],
 }
 
 const ROOT: Level = Level {
     change: None,
-    computed: false,
+    computed: [false; 2],
+    views: [View::PLAIN; 2],
 };
+
+/// Rows added at once while summing a perspective from scratch.
+const ROWS_AT_ONCE: usize = 16;
 
 pub struct Accumulators {
     hidden: usize,
@@ -42,6 +56,14 @@ pub struct Accumulators {
     buf: Vec<i16>,
     levels: Vec<Level>,
     top: usize,
+    /// `[hidden]`, a partial sum while summing from scratch.
+    scratch: Vec<i16>,
+}
+
+/// The general of `c` on `pos`'s board, if it has one.
+fn general_of(pos: &Position, c: Color) -> Option<Square> {
+    let sq = pos.king(c);
+    (pos.piece_at(sq) == Some(Piece::new(c, PieceKind::General))).then_some(sq)
 }
 
 impl Accumulators {
@@ -53,38 +75,53 @@ impl Accumulators {
             buf: vec![0; levels * 2 * net.hidden],
             levels: vec![ROOT; levels],
             top: 0,
+            scratch: vec![0; net.hidden],
         }
     }
 
-    /// The current level, Cho's perspective then Han's, computed first if
-    /// no evaluation asked for it yet.
+    /// The current level (which must be `pos`'s), Cho's perspective then
+    /// Han's, computed first if no evaluation asked for it yet.
     #[inline]
-    pub fn current(&mut self, net: &Network) -> &[i16] {
-        self.compute(net);
+    pub fn current(&mut self, net: &Network, pos: &Position) -> &[i16] {
+        self.compute(net, pos);
         let w = 2 * self.hidden;
         &self.buf[self.top * w..(self.top + 1) * w]
     }
 
     /// Computes the current level from scratch (the root of a search).
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
-        let h = self.hidden;
-        let at = self.top * 2 * h;
         for persp in Color::ALL {
-            let mut acc = net.ft_bias.clone();
-            for sq in Square::all() {
-                if let Some(p) = pos.piece_at(sq) {
-                    let row = net.row(index(persp, p, sq));
-                    let before = acc.clone();
-                    simd::update(&mut acc, &before, &[row], &[]);
+            self.refresh_one(net, pos, persp);
+        }
+        self.levels[self.top].change = None;
+    }
+
+    /// Computes `persp`'s half of the current level from `pos`: the bias
+    /// and the row of every piece in `persp`'s view.
+    fn refresh_one(&mut self, net: &Network, pos: &Position, persp: Color) {
+        let h = self.hidden;
+        let view = View::of(net.input_buckets, persp, general_of(pos, persp));
+        let o = (self.top * 2 + persp.index()) * h;
+        let dst = &mut self.buf[o..o + h];
+        dst.copy_from_slice(&net.ft_bias);
+        let mut rows: [&[i16]; ROWS_AT_ONCE] = [&[]; ROWS_AT_ONCE];
+        let mut n = 0;
+        for sq in Square::all() {
+            if let Some(p) = pos.piece_at(sq) {
+                rows[n] = net.row(view.index(persp, p, sq));
+                n += 1;
+                if n == ROWS_AT_ONCE {
+                    self.scratch.copy_from_slice(dst);
+                    simd::update(dst, &self.scratch, &rows, &[]);
+                    n = 0;
                 }
             }
-            let o = at + persp.index() * h;
-            self.buf[o..o + h].copy_from_slice(&acc);
         }
-        self.levels[self.top] = Level {
-            change: None,
-            computed: true,
-        };
+        self.scratch.copy_from_slice(dst);
+        simd::update(dst, &self.scratch, &rows[..n], &[]);
+        let level = &mut self.levels[self.top];
+        level.computed[persp.index()] = true;
+        level.views[persp.index()] = view;
     }
 
     /// Pushes the level for `m` made in `pos` (`pos` is still before `m`).
@@ -108,10 +145,7 @@ impl Accumulators {
             self.levels.resize(grown, ROOT);
             self.buf.resize(grown * 2 * self.hidden, 0);
         }
-        self.levels[self.top] = Level {
-            change,
-            computed: false,
-        };
+        self.levels[self.top] = Level { change, ..ROOT };
     }
 
     /// Takes back the last `push`.
@@ -120,12 +154,26 @@ impl Accumulators {
         self.top = self.top.saturating_sub(1);
     }
 
-    /// Computes the levels up to the current one from the highest computed
-    /// level below it. The root level is always computed (`refresh`); a
-    /// stack never refreshed starts from zeros, as it always did.
-    fn compute(&mut self, net: &Network) {
+    /// Computes the current level (`pos`'s) where it is not yet.
+    #[inline]
+    fn compute(&mut self, net: &Network, pos: &Position) {
+        if net.input_buckets == InputBuckets::None {
+            self.compute_plain(net);
+        } else {
+            for persp in Color::ALL {
+                self.compute_view(net, pos, persp);
+            }
+        }
+    }
+
+    /// Without input buckets: the levels up to the current one from the
+    /// highest computed level below it, both perspectives at once (they
+    /// are always computed together then). The root level is always
+    /// computed (`refresh`); a stack never refreshed starts from zeros, as
+    /// it always did.
+    fn compute_plain(&mut self, net: &Network) {
         let mut from = self.top;
-        while from > 0 && !self.levels[from].computed {
+        while from > 0 && !self.levels[from].computed[0] {
             from -= 1;
         }
         let h = self.hidden;
@@ -151,7 +199,61 @@ impl Accumulators {
                     }
                 }
             }
-            self.levels[l].computed = true;
+            self.levels[l].computed = [true; 2];
+        }
+    }
+
+    /// Whether `change` changes `persp`'s view: its own general moved to a
+    /// point of another view, or taken (a hostile position's move only).
+    fn changes_view(net: &Network, change: &Option<Change>, persp: Color) -> bool {
+        let Some(c) = change else {
+            return false;
+        };
+        let general = Piece::new(persp, PieceKind::General);
+        let layout = net.input_buckets;
+        (c.piece == general
+            && View::of(layout, persp, Some(c.from)) != View::of(layout, persp, Some(c.to)))
+            || c.captured == Some(general)
+    }
+
+    /// With input buckets: `persp`'s half of the current level, from the
+    /// highest level below it computed in the same view, or from `pos`
+    /// when a move since changed the view (or nothing below is computed).
+    fn compute_view(&mut self, net: &Network, pos: &Position, persp: Color) {
+        let pi = persp.index();
+        let mut from = self.top;
+        while !self.levels[from].computed[pi] {
+            if from == 0 || Self::changes_view(net, &self.levels[from].change, persp) {
+                self.refresh_one(net, pos, persp);
+                return;
+            }
+            from -= 1;
+        }
+        let h = self.hidden;
+        let width = 2 * h;
+        let o = pi * h;
+        let view = self.levels[from].views[pi];
+        for l in from + 1..=self.top {
+            let (below, above) = self.buf.split_at_mut(l * width);
+            let s = &below[(l - 1) * width + o..(l - 1) * width + o + h];
+            let d = &mut above[o..o + h];
+            match self.levels[l].change {
+                None => d.copy_from_slice(s),
+                Some(c) => {
+                    let add = net.row(view.index(persp, c.piece, c.to));
+                    let sub = net.row(view.index(persp, c.piece, c.from));
+                    match c.captured {
+                        Some(x) => {
+                            let taken = net.row(view.index(persp, x, c.to));
+                            simd::update(d, s, &[add], &[sub, taken])
+                        }
+                        None => simd::update(d, s, &[add], &[sub]),
+                    }
+                }
+            }
+            let level = &mut self.levels[l];
+            level.computed[pi] = true;
+            level.views[pi] = view;
         }
     }
 
@@ -162,7 +264,7 @@ impl Accumulators {
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
         let h = self.hidden;
         let stm = pos.side_to_move();
-        let acc = self.current(net);
+        let acc = self.current(net, pos);
         let (us, them) = if stm == Color::Cho {
             (&acc[..h], &acc[h..])
         } else {

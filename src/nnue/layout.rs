@@ -9,19 +9,21 @@
 //! | bytes | content |
 //! |---|---|
 //! | 0..8 | magic `JANGNNUE` |
-//! | 8..12 | format version (u32, 1 or 2) |
-//! | 12..16 | inputs (u32, 1260) |
+//! | 8..12 | format version (u32, 1, 2 or 3) |
+//! | 12..16 | inputs (u32): feature rows, `K * 1260` for `K` input buckets (1260 in versions 1 and 2) |
 //! | 16..20 | hidden size N (u32, a multiple of 16, 16..=2048) |
 //! | 20..24 | QA, the feature transformer's scale (i32, 1..=1024) |
 //! | 24..28 | QB, the output layer's scale (i32, 1..=1024) |
 //! | 28..32 | centipawns per output unit (i32, 1..=100000) |
-//! | 32..36 | version 2 only: activation (u32, 0 CReLU, 1 SCReLU) |
-//! | 36..40 | version 2 only: output buckets B (u32, 1..=16) |
-//! | 32.. or 40.. | the blocks of [`Block::ORDER`]: feature weights i16 [1260][N], feature biases i16 [N], output weights i16 [2][B][2N] (Cho to move, Han to move; a row per bucket; own half first), output biases i32 [2][B] |
+//! | 32..36 | versions 2 and 3: activation (u32, 0 CReLU, 1 SCReLU) |
+//! | 36..40 | versions 2 and 3: output buckets B (u32, 1..=16) |
+//! | 40..44 | version 3 only: input buckets (u32, 0 none, 1 palace9, 2 palace6; [`InputBuckets`]) |
+//! | 32.., 40.. or 44.. | the blocks of [`Block::ORDER`]: feature weights i16 [K * 1260][N] (bucket `k`'s 1260 rows at `k * 1260`), feature biases i16 [N], output weights i16 [2][B][2N] (Cho to move, Han to move; a row per bucket; own half first), output biases i32 [2][B] |
 //!
 //! Version 1 is version 2 with CReLU and one bucket, without the two
-//! fields; a net that version 1 can say is written as version 1, so the
-//! nets trained before version 2 existed keep their bytes and names.
+//! fields; version 2 is version 3 with no input buckets, without the
+//! third. A net is written as the oldest version that can say it, so the
+//! nets trained before a version existed keep their bytes and names.
 //!
 //! The size of a file follows from its header alone
 //! ([`Header::file_size`]).
@@ -34,10 +36,14 @@ pub const MAGIC: &[u8; 8] = b"JANGNNUE";
 pub const VERSION_1: u32 = 1;
 /// Adds the activation and the output buckets to the header.
 pub const VERSION_2: u32 = 2;
+/// Adds the input buckets (by the perspective's own general's palace
+/// point) to the header.
+pub const VERSION_3: u32 = 3;
 pub const HEADER_SIZE_V1: usize = 32;
 pub const HEADER_SIZE_V2: usize = 40;
+pub const HEADER_SIZE_V3: usize = 44;
 /// The longest header of any version: what a loader reads first.
-pub const MAX_HEADER_SIZE: usize = HEADER_SIZE_V2;
+pub const MAX_HEADER_SIZE: usize = HEADER_SIZE_V3;
 /// Hidden sizes are multiples of this: the SIMD loops take 16 lanes at once.
 pub const HIDDEN_STEP: usize = 16;
 /// Largest hidden size a file may declare.
@@ -121,6 +127,83 @@ impl std::str::FromStr for Activation {
     }
 }
 
+/// How a net splits its feature transformer by where the perspective's
+/// own general stands ([`super::features::View`] says which bucket a
+/// general's point picks): each bucket has its own 1260 feature rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum InputBuckets {
+    /// One set of rows: the nets of versions 1 and 2.
+    #[default]
+    None,
+    /// A bucket per palace point: 9.
+    Palace9,
+    /// The palace points merged by the board's left-right symmetry: a
+    /// perspective whose general stands on the f-file sees the whole board
+    /// mirrored (file f to 8 - f), so 2 files x 3 ranks: 6.
+    Palace6,
+}
+
+impl InputBuckets {
+    pub const ALL: [InputBuckets; 3] = [
+        InputBuckets::None,
+        InputBuckets::Palace9,
+        InputBuckets::Palace6,
+    ];
+
+    /// The header's code.
+    pub fn code(self) -> u32 {
+        match self {
+            InputBuckets::None => 0,
+            InputBuckets::Palace9 => 1,
+            InputBuckets::Palace6 => 2,
+        }
+    }
+
+    pub fn from_code(c: u32) -> Result<InputBuckets, String> {
+        match c {
+            0 => Ok(InputBuckets::None),
+            1 => Ok(InputBuckets::Palace9),
+            2 => Ok(InputBuckets::Palace6),
+            _ => Err(format!(
+                "unknown input bucket layout code {c} (0 none, 1 palace9, 2 palace6)"
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            InputBuckets::None => "none",
+            InputBuckets::Palace9 => "palace9",
+            InputBuckets::Palace6 => "palace6",
+        }
+    }
+
+    /// Number of buckets, `K`.
+    pub fn count(self) -> usize {
+        match self {
+            InputBuckets::None => 1,
+            InputBuckets::Palace9 => 9,
+            InputBuckets::Palace6 => 6,
+        }
+    }
+}
+
+impl std::fmt::Display for InputBuckets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for InputBuckets {
+    type Err = String;
+    fn from_str(s: &str) -> Result<InputBuckets, String> {
+        InputBuckets::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("input buckets {s:?} (none, palace9 or palace6)"))
+    }
+}
+
 /// What decides the number and the meaning of a net's parameters.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Arch {
@@ -129,6 +212,8 @@ pub struct Arch {
     /// Output buckets by material ([`super::buckets`]), each with its own
     /// output row per side to move.
     pub buckets: usize,
+    /// Input buckets by the perspective's own general.
+    pub input_buckets: InputBuckets,
 }
 
 impl Arch {
@@ -138,7 +223,13 @@ impl Arch {
             hidden,
             activation: Activation::CRelu,
             buckets: 1,
+            input_buckets: InputBuckets::None,
         }
+    }
+
+    /// Feature rows: 1260 per input bucket.
+    pub fn inputs(&self) -> usize {
+        self.input_buckets.count() * INPUTS
     }
 
     /// Output rows: one per side to move and bucket.
@@ -154,7 +245,9 @@ impl Arch {
 
     /// The oldest format version that can hold this architecture.
     pub fn version(&self) -> u32 {
-        if self.activation == Activation::CRelu && self.buckets == 1 {
+        if self.input_buckets != InputBuckets::None {
+            VERSION_3
+        } else if self.activation == Activation::CRelu && self.buckets == 1 {
             VERSION_1
         } else {
             VERSION_2
@@ -170,7 +263,7 @@ impl Arch {
 /// One block of parameters.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Block {
-    /// `[INPUTS][hidden]`, one row per feature.
+    /// `[inputs][hidden]` ([`Arch::inputs`]), one row per feature.
     FtWeights,
     /// `[hidden]`.
     FtBias,
@@ -195,7 +288,7 @@ impl Block {
     pub fn len(self, arch: &Arch) -> usize {
         let h = arch.hidden;
         match self {
-            Block::FtWeights => INPUTS * h,
+            Block::FtWeights => arch.inputs() * h,
             Block::FtBias => h,
             Block::OutWeights => arch.out_rows() * 2 * h,
             Block::OutBias => arch.out_rows(),
@@ -380,17 +473,15 @@ impl Header {
         let size = match version {
             VERSION_1 => HEADER_SIZE_V1,
             VERSION_2 => HEADER_SIZE_V2,
+            VERSION_3 => HEADER_SIZE_V3,
             v => {
                 return Err(format!(
-                    "net format version {v}, this build reads {VERSION_1} and {VERSION_2}"
+                    "net format version {v}, this build reads {VERSION_1} to {VERSION_3}"
                 ))
             }
         };
         if b.len() < size {
             return Err(format!("net file too short ({} bytes)", b.len()));
-        }
-        if u32_at(b, 12) as usize != INPUTS {
-            return Err(format!("net has {} inputs, not {INPUTS}", u32_at(b, 12)));
         }
         let hidden = u32_at(b, 16) as usize;
         let arch = match version {
@@ -399,8 +490,20 @@ impl Header {
                 hidden,
                 activation: Activation::from_code(u32_at(b, 32))?,
                 buckets: u32_at(b, 36) as usize,
+                input_buckets: match version {
+                    VERSION_2 => InputBuckets::None,
+                    _ => InputBuckets::from_code(u32_at(b, 40))?,
+                },
             },
         };
+        let inputs = u32_at(b, 12) as usize;
+        if inputs != arch.inputs() {
+            return Err(format!(
+                "net has {inputs} inputs, not {} ({} input buckets of {INPUTS})",
+                arch.inputs(),
+                arch.input_buckets
+            ));
+        }
         let h = Header {
             version,
             arch,
@@ -422,7 +525,13 @@ impl Header {
                     self.arch.activation, self.arch.buckets
                 ))
             }
-            VERSION_1 | VERSION_2 => {}
+            VERSION_2 if self.arch.version() == VERSION_3 => {
+                return Err(format!(
+                    "a version 2 net has no input buckets, not {}",
+                    self.arch.input_buckets
+                ))
+            }
+            VERSION_1 | VERSION_2 | VERSION_3 => {}
             v => return Err(format!("net format version {v}")),
         }
         let (qa, qb, scale) = (self.qa, self.qb, self.scale);
@@ -439,7 +548,8 @@ impl Header {
     pub fn size(&self) -> usize {
         match self.version {
             VERSION_1 => HEADER_SIZE_V1,
-            _ => HEADER_SIZE_V2,
+            VERSION_2 => HEADER_SIZE_V2,
+            _ => HEADER_SIZE_V3,
         }
     }
 
@@ -448,7 +558,7 @@ impl Header {
         b.extend_from_slice(MAGIC);
         let mut words = vec![
             self.version,
-            INPUTS as u32,
+            self.arch.inputs() as u32,
             self.arch.hidden as u32,
             self.qa as u32,
             self.qb as u32,
@@ -456,6 +566,9 @@ impl Header {
         ];
         if self.version != VERSION_1 {
             words.extend([self.arch.activation.code(), self.arch.buckets as u32]);
+        }
+        if self.version == VERSION_3 {
+            words.push(self.arch.input_buckets.code());
         }
         for w in words {
             b.extend_from_slice(&w.to_le_bytes());
@@ -491,6 +604,13 @@ mod tests {
                 hidden: 48,
                 activation: Activation::SCRelu,
                 buckets: 8,
+                input_buckets: InputBuckets::None,
+            },
+            Arch {
+                hidden: 16,
+                activation: Activation::CRelu,
+                buckets: 1,
+                input_buckets: InputBuckets::Palace6,
             },
         ] {
             let mut at = 0;
@@ -535,6 +655,39 @@ mod tests {
         }
         assert!("relu".parse::<Activation>().is_err());
         assert!(Activation::from_code(2).is_err());
+        for (l, k) in InputBuckets::ALL.into_iter().zip([1, 9, 6]) {
+            assert_eq!(l.name().parse(), Ok(l));
+            assert_eq!(InputBuckets::from_code(l.code()), Ok(l));
+            let arch = Arch {
+                input_buckets: l,
+                ..Arch::v1(16)
+            };
+            assert_eq!(arch.inputs(), k * INPUTS);
+            assert_eq!(Block::FtWeights.len(&arch), k * INPUTS * 16);
+            let head = Header::new(arch, QA, QB, 1);
+            assert_eq!(
+                head.version,
+                [VERSION_1, VERSION_3, VERSION_3][l.code() as usize]
+            );
+            assert_eq!(Header::parse(&head.to_bytes()), Ok(head));
+        }
+        assert_eq!(Header::new(Arch::v1(16), QA, QB, 1).size(), HEADER_SIZE_V1);
+        assert!("palace".parse::<InputBuckets>().is_err());
+        assert!(InputBuckets::from_code(3).is_err());
+        // A version 2 header cannot claim input buckets.
+        let bad = Header {
+            version: VERSION_2,
+            ..Header::new(
+                Arch {
+                    input_buckets: InputBuckets::Palace9,
+                    ..Arch::v1(16)
+                },
+                QA,
+                QB,
+                1,
+            )
+        };
+        assert!(bad.check().unwrap_err().contains("version 2"));
     }
 
     #[test]
@@ -545,6 +698,7 @@ mod tests {
                     hidden,
                     activation: act,
                     buckets: 1,
+                    input_buckets: InputBuckets::None,
                 };
                 let lim = out_weight_limit(&arch, QA);
                 assert!(lim >= 1, "{act} {hidden}");
@@ -569,6 +723,7 @@ mod tests {
             hidden: 256,
             activation: Activation::SCRelu,
             buckets: 8,
+            input_buckets: InputBuckets::None,
         };
         assert_eq!(out_weight_limit(&screlu, QA), 64);
         assert_eq!(out_weight_limit(&Arch::v1(256), QA), 16448);

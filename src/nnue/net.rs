@@ -8,7 +8,7 @@
 //! `cp = out * scale / (peak * QB)` (integer division toward zero; `peak`
 //! is QA or QA^2).
 
-use super::layout::{self, Activation, Arch, Block, Header, MAX_HEADER_SIZE};
+use super::layout::{self, Activation, Arch, Block, Header, InputBuckets, MAX_HEADER_SIZE};
 use crate::util::file::open_regular;
 use crate::util::hash::fnv1a64;
 use std::io::Read;
@@ -20,6 +20,8 @@ pub struct Network {
     pub hidden: usize,
     pub activation: Activation,
     pub buckets: usize,
+    /// Input buckets by the perspective's own general (`features::View`).
+    pub input_buckets: InputBuckets,
     /// The format version it was read or made as (written back the same).
     pub version: u32,
     pub qa: i32,
@@ -43,11 +45,12 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({}, hidden {}, {}, {} buckets)",
+            "Network({}, hidden {}, {}, {} buckets, input buckets {})",
             self.name(),
             self.hidden,
             self.activation,
-            self.buckets
+            self.buckets,
+            self.input_buckets
         )
     }
 }
@@ -82,6 +85,7 @@ impl Network {
             hidden: arch.hidden,
             activation: arch.activation,
             buckets: arch.buckets,
+            input_buckets: arch.input_buckets,
             version: head.version,
             qa: head.qa,
             qb: head.qb,
@@ -102,6 +106,7 @@ impl Network {
             hidden: self.hidden,
             activation: self.activation,
             buckets: self.buckets,
+            input_buckets: self.input_buckets,
         }
     }
 
@@ -233,7 +238,9 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::layout::{HEADER_SIZE_V1, QA, QB, VERSION_1, VERSION_2};
+    use crate::nnue::layout::{
+        HEADER_SIZE_V1, HEADER_SIZE_V2, QA, QB, VERSION_1, VERSION_2, VERSION_3,
+    };
 
     /// A random net of `arch`, its output weights within the trainer's
     /// limit.
@@ -258,6 +265,7 @@ mod tests {
             hidden,
             activation: Activation::SCRelu,
             buckets,
+            input_buckets: InputBuckets::None,
         }
     }
 
@@ -321,6 +329,65 @@ mod tests {
         assert_eq!((m.version, m.arch()), (VERSION_2, Arch::v1(16)));
         assert_eq!(m.to_bytes(), as_v2);
         assert_eq!(m.block(Block::OutWeights), v1.block(Block::OutWeights));
+    }
+
+    #[test]
+    fn version_three_fields_are_checked() {
+        for (layout, k) in [(InputBuckets::Palace9, 9), (InputBuckets::Palace6, 6)] {
+            let arch = Arch {
+                input_buckets: layout,
+                ..screlu(16, 2)
+            };
+            let n = tiny(arch, 6);
+            let b = n.to_bytes();
+            assert_eq!(u32::from_le_bytes(b[8..12].try_into().unwrap()), VERSION_3);
+            assert_eq!(u32::from_le_bytes(b[12..16].try_into().unwrap()), k * 1260);
+            assert_eq!(b[40] as u32, layout.code());
+            assert_eq!(n.ft_weights.len(), k as usize * 1260 * 16);
+            let m = Network::from_bytes(&b).unwrap();
+            assert_eq!((m.to_bytes(), m.arch()), (b.clone(), arch));
+            // An unknown layout code, the other layout's code (the sizes
+            // then disagree), an inputs field that is not K * 1260, a
+            // version 2 header over the body: each refused with its reason.
+            let mut bad = b.clone();
+            bad[40] = 3;
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("input bucket layout code 3"), "{e}");
+            let mut bad = b.clone();
+            bad[40] = if k == 9 { 2 } else { 1 };
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("inputs"), "{e}");
+            let mut bad = b.clone();
+            bad[12..16].copy_from_slice(&1260u32.to_le_bytes());
+            let e = Network::from_bytes(&bad).unwrap_err();
+            assert!(e.contains("net has 1260 inputs"), "{e}");
+            let mut bad = b.clone();
+            bad[8] = VERSION_2 as u8;
+            assert!(Network::from_bytes(&bad).is_err());
+            for cut in [b.len() - 1, 43, 40] {
+                let e = Network::from_bytes(&b[..cut]).unwrap_err();
+                assert!(e.contains("too short") || e.contains("needs"), "{cut}: {e}");
+            }
+            // Nothing but the net of the layout's size.
+            let mut longer = b.clone();
+            longer.extend([0, 0]);
+            assert!(Network::from_bytes(&longer).unwrap_err().contains("needs"));
+        }
+        // A version 2 body under a version 3 header with no input buckets:
+        // the same net, read alike, written back as version 3.
+        let v2 = tiny(screlu(16, 2), 7);
+        let old = v2.to_bytes();
+        let mut as_v3 = old[..HEADER_SIZE_V2].to_vec();
+        as_v3[8] = VERSION_3 as u8;
+        as_v3.extend([0, 0, 0, 0]);
+        as_v3.extend_from_slice(&old[HEADER_SIZE_V2..]);
+        let m = Network::from_bytes(&as_v3).unwrap();
+        assert_eq!((m.version, m.arch()), (VERSION_3, screlu(16, 2)));
+        assert_eq!(m.to_bytes(), as_v3);
+        assert_eq!(m.ft_weights, v2.ft_weights);
+        // Versions 1 and 2 are still written for what they can say.
+        assert_eq!(tiny(Arch::v1(16), 8).version, VERSION_1);
+        assert_eq!(v2.version, VERSION_2);
     }
 
     #[test]

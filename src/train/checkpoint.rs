@@ -2,22 +2,26 @@
 //! resumes exactly: parameters, the optimiser's moments and step, the
 //! epochs done, the scale and the architecture. Little-endian: magic
 //! `JGNNCKPT`, version (u32), hidden (u32), epochs done (u32), scale (f32),
-//! step (u64), in version 2 activation (u32) and buckets (u32), then
-//! params, m and v as f32. Version 1 (before SCReLU and buckets) is read
-//! as CReLU with one bucket.
+//! step (u64), in versions 2 and 3 activation (u32) and buckets (u32), in
+//! version 3 the input buckets (u32, the net file's code), then params, m
+//! and v as f32. Version 1 (before SCReLU and buckets) is read as CReLU
+//! with one bucket, version 2 as no input buckets; a checkpoint is written
+//! as the oldest version that holds its architecture.
 
 use super::model::{check_scale, Model};
 use super::optim::AdamW;
-use crate::nnue::layout::{Activation, Arch};
+use crate::nnue::layout::{Activation, Arch, InputBuckets};
 use crate::util::file::open_regular;
 use crate::util::outfile::{write_whole, Existing};
 use std::io::Read;
 use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"JGNNCKPT";
-const VERSION: u32 = 2;
+const VERSION_2: u32 = 2;
+const VERSION: u32 = 3;
 const HEAD_V1: usize = 32;
-const HEAD: usize = 40;
+const HEAD_V2: usize = 40;
+const HEAD: usize = 44;
 
 pub struct Checkpoint {
     pub model: Model,
@@ -29,14 +33,22 @@ pub struct Checkpoint {
 pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
     let arch = c.model.arch;
     let mut b = Vec::with_capacity(HEAD + 12 * c.model.params.len());
+    let version = if arch.input_buckets == InputBuckets::None {
+        VERSION_2
+    } else {
+        VERSION
+    };
     b.extend_from_slice(MAGIC);
-    b.extend_from_slice(&VERSION.to_le_bytes());
+    b.extend_from_slice(&version.to_le_bytes());
     b.extend_from_slice(&(arch.hidden as u32).to_le_bytes());
     b.extend_from_slice(&c.epochs_done.to_le_bytes());
     b.extend_from_slice(&c.scale.to_le_bytes());
     b.extend_from_slice(&c.adam.t.to_le_bytes());
     b.extend_from_slice(&arch.activation.code().to_le_bytes());
     b.extend_from_slice(&(arch.buckets as u32).to_le_bytes());
+    if version == VERSION {
+        b.extend_from_slice(&arch.input_buckets.code().to_le_bytes());
+    }
     for v in c.model.params.iter().chain(&c.adam.m).chain(&c.adam.v) {
         b.extend_from_slice(&v.to_le_bytes());
     }
@@ -64,18 +76,25 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     let hidden = u32_at(&head, 12) as usize;
     let (head_len, arch) = match u32_at(&head, 8) {
         1 => (HEAD_V1, Arch::v1(hidden)),
-        VERSION => {
-            file.read_exact(&mut head[HEAD_V1..])
+        v @ (VERSION_2 | VERSION) => {
+            let head_len = if v == VERSION { HEAD } else { HEAD_V2 };
+            file.read_exact(&mut head[HEAD_V1..head_len])
                 .map_err(|_| format!("{name}: checkpoint too short"))?;
             let activation =
                 Activation::from_code(u32_at(&head, 32)).map_err(|e| format!("{name}: {e}"))?;
             let buckets = u32_at(&head, 36) as usize;
+            let input_buckets = match v {
+                VERSION => InputBuckets::from_code(u32_at(&head, 40))
+                    .map_err(|e| format!("{name}: {e}"))?,
+                _ => InputBuckets::None,
+            };
             (
-                HEAD,
+                head_len,
                 Arch {
                     hidden,
                     activation,
                     buckets,
+                    input_buckets,
                 },
             )
         }
@@ -151,6 +170,7 @@ mod tests {
             hidden: 16,
             activation: Activation::SCRelu,
             buckets: 8,
+            input_buckets: InputBuckets::None,
         };
         let p = temp("v2.ckpt");
         save(&p, &sample(arch)).unwrap();
@@ -171,12 +191,31 @@ mod tests {
             let e = load(&p, 0.0).err().unwrap();
             assert!(e.contains(why), "{e}");
         }
+        // Input buckets: version 3, the code checked; without them the
+        // version 2 bytes as before.
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()), 2);
+        for layout in [InputBuckets::Palace9, InputBuckets::Palace6] {
+            let arch = Arch {
+                input_buckets: layout,
+                ..arch
+            };
+            save(&p, &sample(arch)).unwrap();
+            let c = load(&p, 0.0).unwrap();
+            assert_eq!(c.model.arch, arch);
+            assert_eq!(c.model.params, sample(arch).model.params);
+            let mut bad = std::fs::read(&p).unwrap();
+            assert_eq!((bad[8], bad.len()), (3, HEAD + 12 * c.model.params.len()));
+            bad[40] = 3;
+            std::fs::write(&p, &bad).unwrap();
+            let e = load(&p, 0.0).err().unwrap();
+            assert!(e.contains("input bucket layout code 3"), "{e}");
+        }
         // A version 1 checkpoint (the layout before version 2): the same
         // bytes without the two fields.
         let v1 = Arch::v1(16);
         save(&p, &sample(v1)).unwrap();
         let mut bytes = std::fs::read(&p).unwrap();
-        bytes.drain(HEAD_V1..HEAD);
+        bytes.drain(HEAD_V1..HEAD_V2);
         bytes[8] = 1;
         std::fs::write(&p, &bytes).unwrap();
         let c = load(&p, 0.0).unwrap();

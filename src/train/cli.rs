@@ -6,7 +6,7 @@ use super::datagen::{
 };
 use super::recipe::{Recipe, TrainSettings};
 use super::trainer;
-use crate::nnue::layout::Activation;
+use crate::nnue::layout::{Activation, InputBuckets};
 use crate::nnue::{Evaluator, NetChoice};
 use crate::search::Settings;
 use clap::{Args, Subcommand};
@@ -229,7 +229,7 @@ fn recipe_lines(r: &Recipe, shard: Option<String>, groups: bool) -> Result<Strin
     Ok(lines.iter().map(|l| format!("{l}\n")).collect())
 }
 
-// The settings a sweep varies are --activation, --buckets, --lr and
+// The settings a sweep varies are --activation, --buckets, --input-buckets, --lr and
 // --lr-floor, --batch, --epochs and --wdl. Every setting is optional here:
 // what is not given comes from --recipe, or else from the embedded net's
 // recipe, so that the defaults are the shipped net's settings with one
@@ -266,6 +266,13 @@ pub struct TrainArgs {
     /// version 1 nets.
     #[arg(long)]
     pub buckets: Option<usize>,
+    /// Input buckets by where the side's own general stands, each with its
+    /// own feature rows: none (one set, as every net before), palace9 (one
+    /// per palace point) or palace6 (a general on the f-file sees the board
+    /// mirrored left-right, so 2 files x 3 ranks). A net with input buckets
+    /// is written as format version 3.
+    #[arg(long)]
+    pub input_buckets: Option<InputBuckets>,
     /// Passes over the training data.
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -361,6 +368,9 @@ impl TrainArgs {
         }
         if let Some(v) = self.buckets {
             s.buckets = v;
+        }
+        if let Some(v) = self.input_buckets {
+            s.input_buckets = v;
         }
         if let Some(v) = self.epochs {
             s.epochs = v;
@@ -523,6 +533,7 @@ mod tests {
             hidden: 512,
             activation: Activation::CRelu,
             buckets: 1,
+            input_buckets: InputBuckets::None,
             epochs: 2,
             batch: 1024,
             lr: 0.002,
@@ -565,6 +576,10 @@ mod tests {
         assert_eq!((s.epochs, s.hidden, s.lr_floor), (1, 256, 0.05));
         assert_eq!((s.scale, s.activation), (Some(113.0), Activation::SCRelu));
         assert!(!s.keep_duplicates && !s.mirror && s.keep_in_check);
+        assert_eq!(s.input_buckets, InputBuckets::None);
+        let s = settings(&format!("a.bin --recipe {r} --input-buckets palace6")).unwrap();
+        assert_eq!(s.input_buckets, InputBuckets::Palace6);
+        assert!(settings("a.bin --input-buckets palace7").is_err());
         assert!(settings("a.bin --keep-duplicates --drop-duplicates").is_err());
         let e = settings("a.bin --recipe /nonexistent.recipe").unwrap_err();
         assert!(e.contains("nonexistent.recipe"), "{e}");

@@ -5,17 +5,20 @@
 use super::model::{sigmoid, Input, Model, Scratch};
 use super::record::Sample;
 use crate::nnue::features::active;
+use crate::nnue::layout::InputBuckets;
 use rayon::prelude::*;
 
 /// Gradients of a batch are summed in this many fixed slices, then added
 /// in slice order, so a seed gives the same net on any number of threads.
 pub const CHUNKS: usize = 16;
 
-pub fn input(s: &Sample, mirrored: bool, scale: f32, wdl: f32) -> Input {
+/// The sample `s` (its mirror image if `mirrored`) as a net with input
+/// buckets `layout` reads it.
+pub fn input(s: &Sample, layout: InputBuckets, mirrored: bool, scale: f32, wdl: f32) -> Input {
     let mut us = Vec::with_capacity(32);
     let mut them = Vec::with_capacity(32);
-    active(&s.pieces, s.stm, mirrored, &mut us);
-    active(&s.pieces, !s.stm, mirrored, &mut them);
+    active(layout, &s.pieces, s.stm, mirrored, &mut us);
+    active(layout, &s.pieces, !s.stm, mirrored, &mut them);
     let result = s.result as f32 / 2.0;
     let score = sigmoid(s.score as f32 / scale);
     Input {

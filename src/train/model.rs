@@ -1,5 +1,6 @@
 //! The float network the trainer fits: the same shape as `nnue::Network`
-//! (feature transformer shared by both perspectives, CReLU or SCReLU on
+//! (feature transformer shared by both perspectives, with its rows per
+//! input bucket when it has them (`data::input` picks them), CReLU or SCReLU on
 //! `[0, 1]`, output weight sets chosen by the side to move and the
 //! material bucket), with all parameters in one flat vector, the blocks of
 //! `nnue::layout` in their file order, so that the optimiser and

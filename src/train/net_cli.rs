@@ -4,7 +4,7 @@
 
 use super::gate::{gate_loss, GATE_K};
 use super::model::Model;
-use crate::nnue::layout::{self, Activation, Arch};
+use crate::nnue::layout::{self, Activation, Arch, InputBuckets};
 use crate::nnue::{embedded, Network};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -18,8 +18,8 @@ pub struct NetArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum NetCommand {
-    /// Print a net file's header: name, format version, hidden size,
-    /// activation, output buckets, scales.
+    /// Print a net file's header: name, format version, inputs, hidden
+    /// size, activation, output buckets, input buckets, scales.
     Info {
         /// A .jnn file (or the embedded net's name).
         net: String,
@@ -56,6 +56,9 @@ pub enum NetCommand {
         activation: Activation,
         #[arg(long, default_value_t = 1)]
         buckets: usize,
+        /// none, palace9 or palace6 (`janggun train --input-buckets`).
+        #[arg(long, default_value_t = InputBuckets::None)]
+        input_buckets: InputBuckets,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Centipawns per output unit.
@@ -80,10 +83,11 @@ pub fn info_lines(net: &Network) -> Vec<String> {
     vec![
         format!("name {}", net.name()),
         format!("version {}", h.version),
-        format!("inputs {}", crate::nnue::features::INPUTS),
+        format!("inputs {}", h.arch.inputs()),
         format!("hidden {}", h.arch.hidden),
         format!("activation {}", h.arch.activation),
         format!("buckets {}", h.arch.buckets),
+        format!("input-buckets {}", h.arch.input_buckets),
         format!("qa {}", h.qa),
         format!("qb {}", h.qb),
         format!("scale {}", h.scale),
@@ -127,6 +131,7 @@ pub fn run(args: NetArgs) -> Result<(), String> {
             hidden,
             activation,
             buckets,
+            input_buckets,
             seed,
             scale,
         } => {
@@ -134,6 +139,7 @@ pub fn run(args: NetArgs) -> Result<(), String> {
                 hidden,
                 activation,
                 buckets,
+                input_buckets,
             };
             arch.check()?;
             let net = Model::new(arch, seed).quantise(scale)?;

@@ -15,11 +15,14 @@
 //! `janggun bench [--net NNUE]` of the search that played them, where one
 //! binary makes the same bytes again; the other keys are datagen's options.
 //! `[train]` names every trainer setting, so that no later default changes
-//! a net. Anything unknown, repeated or missing is refused.
+//! a net, but `input-buckets`: the recipes before input buckets existed
+//! lack it, and its absence means `none` for good (a recipe and `--dry-run`
+//! write it only when it is not `none`). Anything unknown, repeated or
+//! otherwise missing is refused.
 
 use super::load::Filter;
 use super::trainer::TrainConfig;
-use crate::nnue::layout::Activation;
+use crate::nnue::layout::{Activation, InputBuckets};
 use std::path::{Path, PathBuf};
 
 /// The embedded net's recipe, which is also `janggun train`'s defaults.
@@ -38,6 +41,7 @@ pub struct TrainSettings {
     pub hidden: usize,
     pub activation: Activation,
     pub buckets: usize,
+    pub input_buckets: InputBuckets,
     pub epochs: u32,
     pub batch: usize,
     pub lr: f32,
@@ -56,10 +60,11 @@ pub struct TrainSettings {
 }
 
 /// The `[train]` keys, in the order a recipe and `--dry-run` write them.
-const TRAIN_KEYS: [&str; 17] = [
+const TRAIN_KEYS: [&str; 18] = [
     "hidden",
     "activation",
     "buckets",
+    "input-buckets",
     "epochs",
     "batch",
     "lr",
@@ -95,6 +100,7 @@ impl TrainSettings {
             hidden: self.hidden,
             activation: self.activation,
             buckets: self.buckets,
+            input_buckets: self.input_buckets,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -115,6 +121,7 @@ impl TrainSettings {
             "hidden" => self.hidden.to_string(),
             "activation" => self.activation.to_string(),
             "buckets" => self.buckets.to_string(),
+            "input-buckets" => self.input_buckets.to_string(),
             "epochs" => self.epochs.to_string(),
             "batch" => self.batch.to_string(),
             "lr" => self.lr.to_string(),
@@ -137,6 +144,9 @@ impl TrainSettings {
     pub fn to_text(&self) -> String {
         let mut s = String::from("[train]\n");
         for key in TRAIN_KEYS {
+            if key == "input-buckets" && self.input_buckets == InputBuckets::None {
+                continue;
+            }
             s.push_str(&format!("{key} = {}\n", self.value(key)));
         }
         s
@@ -155,6 +165,10 @@ impl TrainSettings {
             hidden: get("hidden")?.parse()?,
             activation: get("activation")?.parse()?,
             buckets: get("buckets")?.parse()?,
+            input_buckets: match pairs.iter().find(|p| p.key == "input-buckets") {
+                Some(p) => p.parse()?,
+                None => InputBuckets::None,
+            },
             epochs: get("epochs")?.parse()?,
             batch: get("batch")?.parse()?,
             lr: get("lr")?.parse()?,
@@ -562,6 +576,19 @@ mod tests {
         t.scale = Some(112.5);
         t.activation = Activation::SCRelu;
         assert_eq!(Recipe::parse(&t.to_text()).unwrap().train, t);
+        // input-buckets: written only when not none, so the settings of
+        // every recipe before it read and write as they did; absent, none.
+        assert!(!r.train.to_text().contains("input-buckets"));
+        assert_eq!(r.train.input_buckets, InputBuckets::None);
+        for layout in [InputBuckets::Palace9, InputBuckets::Palace6] {
+            t.input_buckets = layout;
+            let text = t.to_text();
+            assert!(
+                text.contains(&format!("\ninput-buckets = {layout}\n")),
+                "{text}"
+            );
+            assert_eq!(Recipe::parse(&text).unwrap().train, t);
+        }
     }
 
     #[test]
@@ -596,6 +623,10 @@ mod tests {
             (format!("{TRAIN}[train]\n"), "repeated"),
             (TRAIN.replace("hidden = 256\n", ""), "no hidden"),
             (TRAIN.replace("= crelu", "= relu"), "not a valid value"),
+            (
+                TRAIN.replace("buckets = 1\n", "buckets = 1\ninput-buckets = palace8\n"),
+                "not a valid value",
+            ),
             (
                 TRAIN.replace("mirror = true", "mirror = yes"),
                 "not a valid value",

@@ -3,7 +3,7 @@ use super::model::{self, Input, Model};
 use super::record::Sample;
 use super::trainer::{fit, quantisation_error, TrainConfig};
 use crate::board::{Color, Piece, PieceKind, Square, NUM_SQUARES};
-use crate::nnue::layout::{Activation, Arch};
+use crate::nnue::layout::{Activation, Arch, InputBuckets};
 use crate::util::rng::Rng;
 use model::{sigmoid, Scratch};
 
@@ -86,8 +86,28 @@ fn archs(hidden: usize) -> Vec<Arch> {
                 hidden,
                 activation,
                 buckets,
+                input_buckets: InputBuckets::None,
             });
         }
+    }
+    v
+}
+
+/// The architectures with input buckets: both layouts, one with output
+/// buckets and SCReLU, one without.
+fn bucketed_archs(hidden: usize) -> Vec<Arch> {
+    let mut v = Vec::new();
+    for input_buckets in [InputBuckets::Palace9, InputBuckets::Palace6] {
+        v.push(Arch {
+            input_buckets,
+            ..Arch::v1(hidden)
+        });
+        v.push(Arch {
+            hidden,
+            activation: Activation::SCRelu,
+            buckets: 4,
+            input_buckets,
+        });
     }
     v
 }
@@ -97,6 +117,7 @@ fn config(arch: Arch) -> TrainConfig {
         hidden: arch.hidden,
         activation: arch.activation,
         buckets: arch.buckets,
+        input_buckets: arch.input_buckets,
         epochs: 12,
         batch: 256,
         lr: 0.01,
@@ -117,7 +138,7 @@ fn gradients_match_finite_differences() {
     let samples = synthetic(12, 3);
     let xs: Vec<Input> = samples
         .iter()
-        .map(|s| input(s, false, 100.0, 0.0))
+        .map(|s| input(s, InputBuckets::None, false, 100.0, 0.0))
         .collect();
     for arch in archs(8) {
         let mut m = Model::new(arch, 5);
@@ -199,7 +220,10 @@ fn training_recovers_a_linear_function_and_quantises_faithfully() {
         let (m, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.val_loss)).unwrap();
         assert_eq!(losses.len(), 12);
         // The target's own spread, for scale: predicting the mean scores this.
-        let xs: Vec<Input> = val.iter().map(|s| input(s, false, scale, 0.0)).collect();
+        let xs: Vec<Input> = val
+            .iter()
+            .map(|s| input(s, arch.input_buckets, false, scale, 0.0))
+            .collect();
         let mean = xs.iter().map(|x| x.target as f64).sum::<f64>() / xs.len() as f64;
         let var = xs
             .iter()
@@ -246,6 +270,7 @@ fn training_is_deterministic_and_resumes_exactly() {
         hidden: 16,
         activation: Activation::SCRelu,
         buckets: 8,
+        input_buckets: InputBuckets::None,
         epochs: 3,
         batch: 128,
         lr: 0.005,
@@ -315,7 +340,7 @@ fn game_samples(seed: u64) -> Vec<Sample> {
 #[test]
 fn float_and_quantised_nets_agree_on_random_positions() {
     let samples = game_samples(21);
-    for arch in archs(64) {
+    for arch in archs(64).into_iter().chain(bucketed_archs(64)) {
         let mut m = Model::new(arch, 7);
         // Weights of a trained net's size rather than the initial ones:
         // accumulators spread over the whole clipping range, output weights
@@ -341,7 +366,10 @@ fn float_and_quantised_nets_agree_on_random_positions() {
         let mut s = Scratch::new(arch.hidden);
         let spread = samples
             .iter()
-            .map(|smp| (m.forward(&input(smp, false, scale, 0.0), &mut s) * scale).abs() as f64)
+            .map(|smp| {
+                (m.forward(&input(smp, arch.input_buckets, false, scale, 0.0), &mut s) * scale)
+                    .abs() as f64
+            })
             .sum::<f64>()
             / samples.len() as f64;
         let (mean, worst) = quantisation_error(&m, scale, &samples).unwrap();
@@ -351,9 +379,18 @@ fn float_and_quantised_nets_agree_on_random_positions() {
         );
         // The rounding of the feature weights to 1/QA alone gives about 1%
         // of the spread on average (CReLU and SCReLU alike); twice that is
-        // a fault, as is a worst case past 8%.
+        // a fault, as is a worst case past 8%. (The input bucket nets here
+        // happen to spread less, about 150 cp, the rounding alike: their
+        // worst case may reach 10%. A feature the trainer and the engine
+        // read differently would cost far more: a row of 64 weights up to
+        // 0.15 each.)
+        let worst_part = if arch.input_buckets == InputBuckets::None {
+            0.08
+        } else {
+            0.1
+        };
         assert!(
-            mean < 0.02 * spread && (worst as f64) < 0.08 * spread,
+            mean < 0.02 * spread && (worst as f64) < worst_part * spread,
             "{arch:?}: mean {mean}, worst {worst}, spread {spread}"
         );
         assert_eq!(net.arch(), arch);
@@ -365,7 +402,7 @@ fn trainer_and_inference_pick_the_same_bucket() {
     // Output weights zero and each row's bias its own index: the output
     // names the row, float and quantised alike.
     let samples = game_samples(22);
-    for arch in archs(16) {
+    for arch in archs(16).into_iter().chain(bucketed_archs(16)) {
         let mut m = Model::new(arch, 1);
         let (oa, ob) = (m.out_at(), m.params.len() - arch.out_rows());
         m.params[oa..ob].iter_mut().for_each(|p| *p = 0.0);
@@ -376,7 +413,7 @@ fn trainer_and_inference_pick_the_same_bucket() {
         let mut s = Scratch::new(arch.hidden);
         let mut rows = std::collections::BTreeSet::new();
         for smp in &samples {
-            let x = input(smp, false, 100.0, 0.0);
+            let x = input(smp, arch.input_buckets, false, 100.0, 0.0);
             let row = m.forward(&x, &mut s).round() as usize;
             assert_eq!(row, m.row_of(&x));
             assert_eq!(net.evaluate(&smp.placement()), 100 * row as i32);
@@ -386,4 +423,78 @@ fn trainer_and_inference_pick_the_same_bucket() {
         }
         assert_eq!(rows.len(), arch.out_rows(), "{arch:?}: {rows:?}");
     }
+}
+
+/// Input buckets in training: a short fit on game positions (whose
+/// generals move about their palaces) lowers the loss, resumes exactly
+/// from a checkpoint and exports a version 3 net of the layout trained,
+/// whose integer evaluation follows the float model's.
+#[test]
+fn input_bucket_nets_train_resume_and_export() {
+    let all = game_samples(23);
+    let cut = all.len() * 4 / 5;
+    let (train, val) = (all[..cut].to_vec(), all[cut..].to_vec());
+    let dir = std::env::temp_dir().join(format!("janggun-ckpt-ib-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for arch in bucketed_archs(16) {
+        let mut opts = config(arch);
+        opts.epochs = 3;
+        opts.checkpoint = Some(dir.clone());
+        let mut losses = Vec::new();
+        let (a, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.train_loss)).unwrap();
+        assert!(losses[2] < losses[0], "{arch:?}: {losses:?}");
+        opts.checkpoint = None;
+        opts.resume = Some(dir.join("epoch-2.ckpt"));
+        let (b, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+        assert_eq!(a.params, b.params, "{arch:?}");
+        // A checkpoint of the other layout is refused, naming both.
+        let other = match arch.input_buckets {
+            InputBuckets::Palace9 => InputBuckets::Palace6,
+            _ => InputBuckets::Palace9,
+        };
+        opts.input_buckets = other;
+        let e = fit(&train, &val, &opts, &mut |_| {}).err().unwrap();
+        assert!(
+            e.contains(&format!("input buckets {}", arch.input_buckets)),
+            "{e}"
+        );
+        let net = a.quantise(scale).unwrap();
+        assert_eq!((net.version, net.arch()), (3, arch));
+        let (mean, worst) = quantisation_error(&a, scale, &val).unwrap();
+        assert!(
+            mean < 2.0 && worst <= 8,
+            "{arch:?}: mean {mean}, worst {worst}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The mirror augmentation with palace6: the image of a position whose
+/// general stands on the d- or f-file reads exactly the position's own
+/// features (the view mirrors it back), one on the e-file other ones.
+/// With palace9 the image has its general on another point, so another
+/// bucket, unless on the e-file.
+#[test]
+fn mirrored_samples_under_input_buckets() {
+    let samples = game_samples(24);
+    let (mut same, mut differ) = (0, 0);
+    for smp in &samples {
+        for persp in [smp.stm, !smp.stm] {
+            let g = crate::nnue::features::general_in(&smp.pieces, persp).unwrap();
+            let x = input(smp, InputBuckets::Palace6, false, 100.0, 0.0);
+            let y = input(smp, InputBuckets::Palace6, true, 100.0, 0.0);
+            let (a, b) = if persp == smp.stm {
+                (&x.us, &y.us)
+            } else {
+                (&x.them, &y.them)
+            };
+            if g.file() != 4 {
+                assert_eq!(a, b);
+                same += 1;
+            } else {
+                differ += (a != b) as u32;
+            }
+        }
+    }
+    assert!(same > 100 && differ > 100, "{same} {differ}");
 }

@@ -10,7 +10,7 @@ use super::data::{fit_scale, gradient, input, mean_loss, CHUNKS};
 use super::model::{self, check_scale, Input, Model};
 use super::optim::{cosine, AdamW};
 use super::record::Sample;
-use crate::nnue::layout::{Activation, Arch};
+use crate::nnue::layout::{Activation, Arch, InputBuckets};
 use crate::util::rng::Rng;
 use rayon::prelude::*;
 use std::path::PathBuf;
@@ -22,6 +22,8 @@ pub struct TrainConfig {
     pub activation: Activation,
     /// Output buckets by material (`nnue::buckets`); 1 for none.
     pub buckets: usize,
+    /// Input buckets by the perspective's own general (`nnue::features::View`).
+    pub input_buckets: InputBuckets,
     pub epochs: u32,
     pub batch: usize,
     pub lr: f32,
@@ -59,6 +61,7 @@ impl TrainConfig {
             hidden: self.hidden,
             activation: self.activation,
             buckets: self.buckets,
+            input_buckets: self.input_buckets,
         }
     }
 
@@ -116,8 +119,16 @@ pub fn fit(
             if c.model.arch != opts.arch() {
                 let (a, b) = (c.model.arch, opts.arch());
                 return Err(format!(
-                    "checkpoint has hidden size {}, {}, {} buckets; not {}, {}, {}",
-                    a.hidden, a.activation, a.buckets, b.hidden, b.activation, b.buckets
+                    "checkpoint has hidden size {}, {}, {} buckets, input buckets {}; \
+                     not {}, {}, {}, {}",
+                    a.hidden,
+                    a.activation,
+                    a.buckets,
+                    a.input_buckets,
+                    b.hidden,
+                    b.activation,
+                    b.buckets,
+                    b.input_buckets
                 ));
             }
             (c.model, c.adam, c.epochs_done, c.scale)
@@ -129,11 +140,12 @@ pub fn fit(
             (model, adam, 0, scale)
         }
     };
+    let layout = opts.input_buckets;
     let variants = if opts.mirror { 2 } else { 1 };
     let n = train.len() * variants;
     let val_inputs: Vec<Input> = val
         .par_iter()
-        .map(|s| input(s, false, scale, opts.wdl))
+        .map(|s| input(s, layout, false, scale, opts.wdl))
         .collect();
     let steps_per_epoch = n.div_ceil(opts.batch) as u64;
     let total_steps = steps_per_epoch * opts.epochs as u64;
@@ -153,7 +165,8 @@ pub fn fit(
                 .par_iter()
                 .map(|&i| {
                     let i = i as usize;
-                    input(&train[i / variants], i % variants == 1, scale, opts.wdl)
+                    let s = &train[i / variants];
+                    input(s, layout, i % variants == 1, scale, opts.wdl)
                 })
                 .collect();
             loss_sum += gradient(&model, &inputs, &mut grads, &mut total);
@@ -235,7 +248,7 @@ pub fn quantisation_error(
     let mut s = model::Scratch::new(model.hidden());
     let (mut sum, mut worst) = (0.0, 0);
     for smp in samples {
-        let x = input(smp, false, scale, 0.0);
+        let x = input(smp, model.arch.input_buckets, false, scale, 0.0);
         let f = (model.forward(&x, &mut s) * net.scale as f32) as f64;
         let q = net.evaluate(&smp.placement()) as f64;
         let d = (q - f).abs();
