@@ -12,7 +12,7 @@ use super::{Accumulators, Network};
 use crate::board::notation::setup_fen;
 use crate::board::walk::capture_biased_move;
 use crate::board::{
-    legal_moves, Color, MoveList, Piece, PieceKind, Position, RuleSet, Setup, Square,
+    legal_moves, Color, Move, MoveList, Piece, PieceKind, Position, RuleSet, Setup, Square,
 };
 use crate::util::rng::Rng;
 
@@ -261,8 +261,13 @@ fn reference_eval(bytes: &[u8], pos: &Position) -> i32 {
     (sum * scale / (peak * qb)).clamp(-10_000, 10_000) as i32
 }
 
-/// Positions of random games from every setup, some deep in the game.
-fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
+/// Every position of one game from each of the 16 setups, `plies` long or
+/// until `pick` finds no move.
+fn walk_setups(
+    seed: u64,
+    plies: usize,
+    mut pick: impl FnMut(&Position, &mut Rng) -> Option<Move>,
+) -> Vec<Position> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for g in 0..16 {
@@ -273,13 +278,18 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
         .unwrap();
         for _ in 0..plies {
             out.push(pos.clone());
-            let Some(m) = capture_biased_move(&pos, &mut rng) else {
+            let Some(m) = pick(&pos, &mut rng) else {
                 break;
             };
             pos.make(m);
         }
     }
     out
+}
+
+/// Positions of random games from every setup, some deep in the game.
+fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
+    walk_setups(seed, plies, capture_biased_move)
 }
 
 #[test]
@@ -409,38 +419,25 @@ fn screlu_and_bucket_nets_evaluate_as_their_format_says_incrementally_too() {
 /// that the generals visit every point of their palaces; each position
 /// visited.
 fn general_walk(seed: u64, plies: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    for g in 0..16 {
-        let mut pos = Position::from_fen(
-            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-            RuleSet::Janggi,
-        )
-        .unwrap();
-        for _ in 0..plies {
-            out.push(pos.clone());
-            let mut list = MoveList::new();
-            legal_moves(&pos, &mut list);
-            let moves = list.as_slice();
-            if moves.is_empty() {
-                break;
-            }
-            let general: Vec<_> = moves
-                .iter()
-                .filter(|m| {
-                    !m.is_pass()
-                        && pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::General)
-                })
-                .collect();
-            let m = if !general.is_empty() && rng.below(2) == 0 {
-                *general[rng.below(general.len())]
-            } else {
-                moves[rng.below(moves.len())]
-            };
-            pos.make(m);
+    walk_setups(seed, plies, |pos, rng| {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        let moves = list.as_slice();
+        if moves.is_empty() {
+            return None;
         }
-    }
-    out
+        let general: Vec<_> = moves
+            .iter()
+            .filter(|m| {
+                !m.is_pass() && pos.piece_at(m.from()).map(|p| p.kind()) == Some(PieceKind::General)
+            })
+            .collect();
+        Some(if !general.is_empty() && rng.below(2) == 0 {
+            *general[rng.below(general.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        })
+    })
 }
 
 fn arch_with(input_buckets: InputBuckets, activation: Activation, buckets: usize) -> Arch {
