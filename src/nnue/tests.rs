@@ -16,6 +16,16 @@ use crate::board::{
 };
 use crate::util::rng::Rng;
 
+/// The start position of setup pair `g` (0..16: Cho's setup g / 4, Han's
+/// g % 4).
+fn setup_start(g: usize) -> Position {
+    Position::from_fen(
+        &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
+        RuleSet::Janggi,
+    )
+    .unwrap()
+}
+
 fn fresh(net: &Network, pos: &Position) -> Vec<i16> {
     let mut a = Accumulators::new(net, 1);
     a.refresh(net, pos);
@@ -76,11 +86,7 @@ fn levels_computed_late_equal_refresh() {
     let mut rng = Rng::new(7);
     let (mut asked, mut waited) = (0, 0);
     for g in 0..16 {
-        let mut pos = Position::from_fen(
-            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-            RuleSet::Janggi,
-        )
-        .unwrap();
+        let mut pos = setup_start(g);
         // Room for two levels: the walk goes deeper, so the stack grows.
         let mut acc = Accumulators::new(&net, 2);
         acc.refresh(&net, &pos);
@@ -147,11 +153,7 @@ fn a_mirror_symmetric_net_evaluates_mirror_images_alike() {
     let mut asymmetric = 0;
     for g in 0..16 {
         let g = g as usize;
-        let mut pos = Position::from_fen(
-            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-            RuleSet::Janggi,
-        )
-        .unwrap();
+        let mut pos = setup_start(g);
         for _ in 0..80 {
             let m = mirrored(&pos);
             asymmetric += (m.to_fen() != pos.to_fen()) as u32;
@@ -271,11 +273,7 @@ fn walk_setups(
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for g in 0..16 {
-        let mut pos = Position::from_fen(
-            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-            RuleSet::Janggi,
-        )
-        .unwrap();
+        let mut pos = setup_start(g);
         for _ in 0..plies {
             out.push(pos.clone());
             let Some(m) = pick(&pos, &mut rng) else {
@@ -393,11 +391,7 @@ fn screlu_and_bucket_nets_evaluate_as_their_format_says_incrementally_too() {
     );
     let mut rng = Rng::new(6);
     for g in 0..16 {
-        let mut pos = Position::from_fen(
-            &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-            RuleSet::Janggi,
-        )
-        .unwrap();
+        let mut pos = setup_start(g);
         let mut acc = Accumulators::new(&net, 4);
         acc.refresh(&net, &pos);
         for _ in 0..200 {
@@ -477,11 +471,7 @@ fn input_bucket_nets_update_incrementally_and_evaluate_as_their_format_says() {
         let mut views = std::collections::BTreeSet::new();
         let (mut asked, mut crossed) = (0, 0);
         for g in 0..16 {
-            let mut pos = Position::from_fen(
-                &setup_fen(Setup::ALL[g / 4], Setup::ALL[g % 4]),
-                RuleSet::Janggi,
-            )
-            .unwrap();
+            let mut pos = setup_start(g);
             let mut acc = Accumulators::new(&net, 2);
             acc.refresh(&net, &pos);
             let mut depth = 0;
