@@ -3,10 +3,12 @@
 //! epochs done, the scale and the architecture. Little-endian: magic
 //! `JGNNCKPT`, version (u32), hidden (u32), epochs done (u32), scale (f32),
 //! step (u64), in versions 2 and 3 activation (u32) and buckets (u32), in
-//! version 3 the input buckets (u32, the net file's code), then params, m
-//! and v as f32. Version 1 (before SCReLU and buckets) is read as CReLU
-//! with one bucket, version 2 as no input buckets; a checkpoint is written
-//! as the oldest version that holds its architecture.
+//! versions 3 and 4 the input buckets (u32, the net file's code), in
+//! version 4 whether the model is factorised (u32, 1; its params then end
+//! with the factor block), then params, m and v as f32. Version 1 (before
+//! SCReLU and buckets) is read as CReLU with one bucket, version 2 as no
+//! input buckets, version 3 as unfactorised; a checkpoint is written as the
+//! oldest version that holds its model.
 
 use super::model::{check_scale, Model};
 use super::optim::AdamW;
@@ -18,10 +20,12 @@ use std::path::Path;
 
 const MAGIC: &[u8; 8] = b"JGNNCKPT";
 const VERSION_2: u32 = 2;
-const VERSION: u32 = 3;
+const VERSION_3: u32 = 3;
+const VERSION: u32 = 4;
 const HEAD_V1: usize = 32;
 const HEAD_V2: usize = 40;
-const HEAD: usize = 44;
+const HEAD_V3: usize = 44;
+const HEAD: usize = 48;
 
 pub struct Checkpoint {
     pub model: Model,
@@ -33,10 +37,12 @@ pub struct Checkpoint {
 pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
     let arch = c.model.arch;
     let mut b = Vec::with_capacity(HEAD + 12 * c.model.params.len());
-    let version = if arch.input_buckets == InputBuckets::None {
+    let version = if c.model.factorized {
+        VERSION
+    } else if arch.input_buckets == InputBuckets::None {
         VERSION_2
     } else {
-        VERSION
+        VERSION_3
     };
     b.extend_from_slice(MAGIC);
     b.extend_from_slice(&version.to_le_bytes());
@@ -46,8 +52,11 @@ pub fn save(path: &Path, c: &Checkpoint) -> Result<(), String> {
     b.extend_from_slice(&c.adam.t.to_le_bytes());
     b.extend_from_slice(&arch.activation.code().to_le_bytes());
     b.extend_from_slice(&(arch.buckets as u32).to_le_bytes());
-    if version == VERSION {
+    if version >= VERSION_3 {
         b.extend_from_slice(&arch.input_buckets.code().to_le_bytes());
+    }
+    if version == VERSION {
+        b.extend_from_slice(&1u32.to_le_bytes());
     }
     for v in c.model.params.iter().chain(&c.adam.m).chain(&c.adam.v) {
         b.extend_from_slice(&v.to_le_bytes());
@@ -74,19 +83,32 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     let u32_at =
         |h: &[u8; HEAD], a: usize| u32::from_le_bytes([h[a], h[a + 1], h[a + 2], h[a + 3]]);
     let hidden = u32_at(&head, 12) as usize;
-    let (head_len, arch) = match u32_at(&head, 8) {
-        1 => (HEAD_V1, Arch::v1(hidden)),
-        v @ (VERSION_2 | VERSION) => {
-            let head_len = if v == VERSION { HEAD } else { HEAD_V2 };
+    let (head_len, arch, factorized) = match u32_at(&head, 8) {
+        1 => (HEAD_V1, Arch::v1(hidden), false),
+        v @ (VERSION_2 | VERSION_3 | VERSION) => {
+            let head_len = match v {
+                VERSION => HEAD,
+                VERSION_3 => HEAD_V3,
+                _ => HEAD_V2,
+            };
             file.read_exact(&mut head[HEAD_V1..head_len])
                 .map_err(|_| format!("{name}: checkpoint too short"))?;
             let activation =
                 Activation::from_code(u32_at(&head, 32)).map_err(|e| format!("{name}: {e}"))?;
             let buckets = u32_at(&head, 36) as usize;
             let input_buckets = match v {
-                VERSION => InputBuckets::from_code(u32_at(&head, 40))
+                VERSION_2 => InputBuckets::None,
+                _ => InputBuckets::from_code(u32_at(&head, 40))
                     .map_err(|e| format!("{name}: {e}"))?,
-                _ => InputBuckets::None,
+            };
+            let factorized = match (v, u32_at(&head, 44)) {
+                (VERSION, 1) if input_buckets != InputBuckets::None => true,
+                (VERSION, f) => {
+                    return Err(format!(
+                        "{name}: factorised flag {f} with input buckets {input_buckets}"
+                    ))
+                }
+                _ => false,
             };
             (
                 head_len,
@@ -96,12 +118,13 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
                     buckets,
                     input_buckets,
                 },
+                factorized,
             )
         }
         v => return Err(format!("{name}: checkpoint version {v}")),
     };
     arch.check().map_err(|e| format!("{name}: {e}"))?;
-    let n = Model::len_for(&arch);
+    let n = Model::len_for(&arch, factorized);
     let want = head_len + 12 * n;
     if len != want as u64 {
         return Err(format!("{name}: {len} bytes, expected {want}"));
@@ -132,6 +155,7 @@ pub fn load(path: &Path, weight_decay: f32) -> Result<Checkpoint, String> {
     Ok(Checkpoint {
         model: Model {
             arch,
+            factorized,
             params: floats[..n].to_vec(),
         },
         adam,
@@ -204,11 +228,44 @@ mod tests {
             assert_eq!(c.model.arch, arch);
             assert_eq!(c.model.params, sample(arch).model.params);
             let mut bad = std::fs::read(&p).unwrap();
-            assert_eq!((bad[8], bad.len()), (3, HEAD + 12 * c.model.params.len()));
+            assert_eq!(
+                (bad[8], bad.len()),
+                (3, HEAD_V3 + 12 * c.model.params.len())
+            );
             bad[40] = 3;
             std::fs::write(&p, &bad).unwrap();
             let e = load(&p, 0.0).err().unwrap();
             assert!(e.contains("input bucket layout code 3"), "{e}");
+            // Factorised: version 4, the factor block after the file's
+            // blocks, the flag checked.
+            let mut f = sample(arch);
+            f.model = Model::with_factor(arch, true, 3);
+            f.model
+                .params
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, p)| *p = i as f32 * 1e-6);
+            f.adam = AdamW::new(f.model.params.len(), 0.0);
+            save(&p, &f).unwrap();
+            let c = load(&p, 0.0).unwrap();
+            assert!(c.model.factorized);
+            assert_eq!(c.model.params, f.model.params);
+            assert_eq!(
+                c.model.params.len(),
+                Model::len_for(&arch, false) + 1260 * 16
+            );
+            let good = std::fs::read(&p).unwrap();
+            assert_eq!((good[8], good.len()), (4, HEAD + 12 * c.model.params.len()));
+            for (at, v, why) in [
+                (44, 2u8, "factorised flag 2"),
+                (40, 0, "input buckets none"),
+            ] {
+                let mut bad = good.clone();
+                bad[at] = v;
+                std::fs::write(&p, &bad).unwrap();
+                let e = load(&p, 0.0).err().unwrap();
+                assert!(e.contains(why), "{e}");
+            }
         }
         // A version 1 checkpoint (the layout before version 2): the same
         // bytes without the two fields.

@@ -273,6 +273,12 @@ pub struct TrainArgs {
     /// is written as format version 3.
     #[arg(long)]
     pub input_buckets: Option<InputBuckets>,
+    /// With input buckets, train each feature's weights as a row shared by
+    /// every bucket plus the bucket's own, folded into one at export (true
+    /// unless the recipe says otherwise): the rare buckets learn from every
+    /// position.
+    #[arg(long)]
+    pub factorize: Option<bool>,
     /// Passes over the training data.
     #[arg(long)]
     pub epochs: Option<u32>,
@@ -371,6 +377,9 @@ impl TrainArgs {
         }
         if let Some(v) = self.input_buckets {
             s.input_buckets = v;
+        }
+        if let Some(v) = self.factorize {
+            s.factorize = v;
         }
         if let Some(v) = self.epochs {
             s.epochs = v;
@@ -534,6 +543,7 @@ mod tests {
             activation: Activation::CRelu,
             buckets: 1,
             input_buckets: InputBuckets::None,
+            factorize: true,
             epochs: 2,
             batch: 1024,
             lr: 0.002,
@@ -579,6 +589,10 @@ mod tests {
         assert_eq!(s.input_buckets, InputBuckets::None);
         let s = settings(&format!("a.bin --recipe {r} --input-buckets palace6")).unwrap();
         assert_eq!(s.input_buckets, InputBuckets::Palace6);
+        assert!(s.factorize);
+        let s = settings("a.bin --input-buckets palace9 --factorize false").unwrap();
+        assert!(!s.factorize && !s.config(None, None).factorized());
+        assert!(settings("a.bin --factorize sometimes").is_err());
         assert!(settings("a.bin --input-buckets palace7").is_err());
         assert!(settings("a.bin --keep-duplicates --drop-duplicates").is_err());
         let e = settings("a.bin --recipe /nonexistent.recipe").unwrap_err();

@@ -5,8 +5,20 @@
 //! material bucket), with all parameters in one flat vector, the blocks of
 //! `nnue::layout` in their file order, so that the optimiser and
 //! checkpoints see one array.
+//!
+//! A net with input buckets may be trained factorised: a factor block of
+//! one row per feature, shared by every bucket, follows the file's blocks,
+//! and a feature's weights are its bucket's row plus its factor row. A
+//! bucket the general seldom stands on then still learns what a piece on a
+//! point is worth from every position, and only the general's place is
+//! learnt per bucket; export folds the factor rows into every bucket's, so
+//! the net file and the engine know nothing of it. Unfactorised, the nine
+//! or six times as many rows as a bucket-less net overfit the data we have
+//! (gen1 to gen3, about 8 M positions): palace6 lost about 107 Elo to the
+//! bucket-less net trained on the same positions.
 
 use crate::nnue::buckets;
+use crate::nnue::features::INPUTS;
 use crate::nnue::layout::{self, Activation, Arch, Block, Header, QA, QB};
 use crate::nnue::net::Network;
 use crate::util::rng::Rng;
@@ -34,6 +46,8 @@ pub struct Input {
 #[derive(Clone, Debug)]
 pub struct Model {
     pub arch: Arch,
+    /// The factor block follows the file's blocks (input buckets only).
+    pub factorized: bool,
     pub params: Vec<f32>,
 }
 
@@ -90,8 +104,23 @@ pub fn check_scale(scale: f32) -> Result<(), String> {
 }
 
 impl Model {
-    pub fn len_for(arch: &Arch) -> usize {
-        layout::params(arch)
+    /// Parameters of a model of `arch`, with the factor block if
+    /// `factorized`.
+    pub fn len_for(arch: &Arch, factorized: bool) -> usize {
+        layout::params(arch) + if factorized { INPUTS * arch.hidden } else { 0 }
+    }
+
+    /// Where the factor block starts: after the file's blocks.
+    fn factor_at(&self) -> usize {
+        layout::params(&self.arch)
+    }
+
+    /// The factor row of feature `f` (of whichever bucket), as indices
+    /// into `params`.
+    #[inline]
+    fn factor_row(&self, f: usize) -> std::ops::Range<usize> {
+        let r = layout::feature_row(f % INPUTS, self.hidden());
+        self.factor_at() + r.start..self.factor_at() + r.end
     }
 
     pub fn hidden(&self) -> usize {
@@ -130,12 +159,21 @@ impl Model {
         lim.min(OUT_CLIP)
     }
 
-    /// Small random weights, fixed by `seed`.
+    /// Small random weights, fixed by `seed`, unfactorised.
     pub fn new(arch: Arch, seed: u64) -> Model {
+        Model::with_factor(arch, false, seed)
+    }
+
+    /// Small random weights, fixed by `seed`, the factor block (where
+    /// `factorized` and `arch` has input buckets) zero: the same starting
+    /// net as unfactorised.
+    pub fn with_factor(arch: Arch, factorized: bool, seed: u64) -> Model {
+        let factorized = factorized && arch.input_buckets.count() > 1;
         let mut rng = Rng::stream(seed, 0x5EED);
         let mut m = Model {
             arch,
-            params: vec![0.0; Model::len_for(&arch)],
+            factorized,
+            params: vec![0.0; Model::len_for(&arch, factorized)],
         };
         let (fb, oa, ob) = (m.ft_bias_at(), m.out_at(), m.out_bias_at());
         let out_range = (1.0 / (2.0 * arch.hidden as f32).sqrt()).min(Model::out_clip(&arch));
@@ -153,6 +191,21 @@ impl Model {
         m
     }
 
+    /// The parameters of the net file's blocks, the factor rows folded
+    /// into every bucket's: what the exported net holds.
+    pub fn folded(&self) -> std::borrow::Cow<'_, [f32]> {
+        let fa = self.factor_at();
+        if !self.factorized {
+            return std::borrow::Cow::Borrowed(&self.params[..fa]);
+        }
+        let mut p = self.params[..fa].to_vec();
+        let (factor, ft) = (&self.params[fa..], Block::FtWeights.range(&self.arch));
+        for (i, w) in p[ft].iter_mut().enumerate() {
+            *w += factor[i % factor.len()];
+        }
+        std::borrow::Cow::Owned(p)
+    }
+
     /// Builds both accumulators (before the activation) into `s`.
     pub(crate) fn accumulate(&self, x: &Input, s: &mut Scratch) {
         let h = self.hidden();
@@ -163,6 +216,14 @@ impl Model {
                 let row = &self.params[layout::feature_row(f as usize, h)];
                 for (a, w) in acc.iter_mut().zip(row) {
                     *a += w;
+                }
+                if self.factorized {
+                    for (a, w) in acc
+                        .iter_mut()
+                        .zip(&self.params[self.factor_row(f as usize)])
+                    {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -212,21 +273,46 @@ impl Model {
                 for (r, v) in row.iter_mut().zip(d.iter()) {
                     *r += v;
                 }
+                if self.factorized {
+                    let row = &mut grad[self.factor_row(f as usize)];
+                    for (r, v) in row.iter_mut().zip(d.iter()) {
+                        *r += v;
+                    }
+                }
             }
         }
         err * err
     }
 
     /// Keeps weights where the quantised net can represent them, and the
-    /// output weights where the integer output cannot overflow.
+    /// output weights where the integer output cannot overflow. Factorised,
+    /// it is each folded weight (bucket row plus factor row) that is kept
+    /// in range, so the export needs no clamp the float model did not have.
     pub fn clip(&mut self) {
         let oa = self.out_at();
         let ob = self.out_bias_at();
         let out = Model::out_clip(&self.arch);
-        for p in &mut self.params[..oa] {
+        let fa = self.factor_at();
+        let ft = Block::FtWeights.range(&self.arch);
+        let (file, factor) = self.params.split_at_mut(fa);
+        for p in factor.iter_mut() {
             *p = p.clamp(-FT_CLIP, FT_CLIP);
         }
-        for p in &mut self.params[oa..ob] {
+        if self.factorized {
+            for bucket in file[ft.clone()].chunks_mut(factor.len()) {
+                for (p, u) in bucket.iter_mut().zip(factor.iter()) {
+                    *p = p.clamp(-FT_CLIP - u, FT_CLIP - u);
+                }
+            }
+        } else {
+            for p in &mut file[ft.clone()] {
+                *p = p.clamp(-FT_CLIP, FT_CLIP);
+            }
+        }
+        for p in &mut file[ft.end..oa] {
+            *p = p.clamp(-FT_CLIP, FT_CLIP);
+        }
+        for p in &mut file[oa..ob] {
             *p = p.clamp(-out, out);
         }
     }
@@ -243,6 +329,7 @@ impl Model {
         }
         let head = Header::new(self.arch, QA, QB, scale.round().max(1.0) as i32);
         let out_lim = layout::out_weight_limit(&self.arch, QA) as f32;
+        let params = self.folded();
         // In f32, as the nets before SCReLU were made (every scale, QA^2 *
         // QB included, is exact in f32), so that they come out the same.
         let blocks = Block::ORDER.map(|b| {
@@ -251,7 +338,7 @@ impl Model {
                 Block::OutWeights => out_lim,
                 _ => b.limit() as f32,
             };
-            self.params[b.range(&self.arch)]
+            params[b.range(&self.arch)]
                 .iter()
                 .map(|&v| (v * q).round().clamp(-lim, lim) as i32)
                 .collect()

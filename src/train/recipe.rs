@@ -17,7 +17,8 @@
 //! `[train]` names every trainer setting, so that no later default changes
 //! a net, but `input-buckets`: the recipes before input buckets existed
 //! lack it, and its absence means `none` for good (a recipe and `--dry-run`
-//! write it only when it is not `none`). Anything unknown, repeated or
+//! write it only when it is not `none`); `factorize` likewise is written
+//! only with input buckets, and its absence means `true`. Anything unknown, repeated or
 //! otherwise missing is refused.
 
 use super::load::Filter;
@@ -42,6 +43,8 @@ pub struct TrainSettings {
     pub activation: Activation,
     pub buckets: usize,
     pub input_buckets: InputBuckets,
+    /// Train the bucketed rows factorised (`train::model`).
+    pub factorize: bool,
     pub epochs: u32,
     pub batch: usize,
     pub lr: f32,
@@ -60,11 +63,12 @@ pub struct TrainSettings {
 }
 
 /// The `[train]` keys, in the order a recipe and `--dry-run` write them.
-const TRAIN_KEYS: [&str; 18] = [
+const TRAIN_KEYS: [&str; 19] = [
     "hidden",
     "activation",
     "buckets",
     "input-buckets",
+    "factorize",
     "epochs",
     "batch",
     "lr",
@@ -101,6 +105,7 @@ impl TrainSettings {
             activation: self.activation,
             buckets: self.buckets,
             input_buckets: self.input_buckets,
+            factorize: self.factorize,
             epochs: self.epochs,
             batch: self.batch,
             lr: self.lr,
@@ -122,6 +127,7 @@ impl TrainSettings {
             "activation" => self.activation.to_string(),
             "buckets" => self.buckets.to_string(),
             "input-buckets" => self.input_buckets.to_string(),
+            "factorize" => self.factorize.to_string(),
             "epochs" => self.epochs.to_string(),
             "batch" => self.batch.to_string(),
             "lr" => self.lr.to_string(),
@@ -144,7 +150,8 @@ impl TrainSettings {
     pub fn to_text(&self) -> String {
         let mut s = String::from("[train]\n");
         for key in TRAIN_KEYS {
-            if key == "input-buckets" && self.input_buckets == InputBuckets::None {
+            let bucketed = self.input_buckets != InputBuckets::None;
+            if (key == "input-buckets" || key == "factorize") && !bucketed {
                 continue;
             }
             s.push_str(&format!("{key} = {}\n", self.value(key)));
@@ -161,6 +168,9 @@ impl TrainSettings {
                 .find(|p| p.key == key)
                 .ok_or_else(|| format!("[train] has no {key} (a recipe names every setting)"))
         };
+        if let Some(p) = pairs.iter().find(|p| !TRAIN_KEYS.contains(&p.key.as_str())) {
+            return Err(p.error("is not a setting of [train]"));
+        }
         Ok(TrainSettings {
             hidden: get("hidden")?.parse()?,
             activation: get("activation")?.parse()?,
@@ -168,6 +178,10 @@ impl TrainSettings {
             input_buckets: match pairs.iter().find(|p| p.key == "input-buckets") {
                 Some(p) => p.parse()?,
                 None => InputBuckets::None,
+            },
+            factorize: match pairs.iter().find(|p| p.key == "factorize") {
+                Some(p) => p.parse()?,
+                None => true,
             },
             epochs: get("epochs")?.parse()?,
             batch: get("batch")?.parse()?,
@@ -588,7 +602,20 @@ mod tests {
                 "{text}"
             );
             assert_eq!(Recipe::parse(&text).unwrap().train, t);
+            // factorize: written with input buckets; absent, true.
+            assert!(text.contains("\nfactorize = true\n"), "{text}");
+            let absent = text.replace("factorize = true\n", "");
+            assert_eq!(Recipe::parse(&absent).unwrap().train, t);
+            let mut off = t.clone();
+            off.factorize = false;
+            assert!(off.to_text().contains("\nfactorize = false\n"));
+            assert_eq!(Recipe::parse(&off.to_text()).unwrap().train, off);
+            assert!(off.config(None, None).input_buckets == layout);
+            assert!(!off.config(None, None).factorized());
+            assert!(t.config(None, None).factorized());
         }
+        assert!(!r.train.to_text().contains("factorize"));
+        assert!(!r.train.config(None, None).factorized());
     }
 
     #[test]
@@ -622,6 +649,11 @@ mod tests {
             (format!("colour = red\n{TRAIN}"), "top-level"),
             (format!("{TRAIN}[train]\n"), "repeated"),
             (TRAIN.replace("hidden = 256\n", ""), "no hidden"),
+            (format!("{TRAIN}colour = red\n"), "not a setting of [train]"),
+            (
+                TRAIN.replace("buckets = 1\n", "buckets = 1\nfactorize = maybe\n"),
+                "not a valid value",
+            ),
             (TRAIN.replace("= crelu", "= relu"), "not a valid value"),
             (
                 TRAIN.replace("buckets = 1\n", "buckets = 1\ninput-buckets = palace8\n"),

@@ -118,6 +118,7 @@ fn config(arch: Arch) -> TrainConfig {
         activation: arch.activation,
         buckets: arch.buckets,
         input_buckets: arch.input_buckets,
+        factorize: false,
         epochs: 12,
         batch: 256,
         lr: 0.01,
@@ -153,14 +154,6 @@ fn gradients_match_finite_differences() {
         if arch.buckets > 1 {
             assert!(rows.len() > 2, "{arch:?}: rows {rows:?}");
         }
-        let mut grad = vec![0f32; m.params.len()];
-        let mut s = Scratch::new(h);
-        for x in &xs {
-            m.backward(x, &mut s, &mut grad);
-        }
-        let eps = 1e-3f32;
-        let mut checked = 0;
-        let mut rng = Rng::new(9);
         // Parameters in use: rows of active features, biases, output layer.
         let mut candidates: Vec<usize> = xs
             .iter()
@@ -168,33 +161,49 @@ fn gradients_match_finite_differences() {
             .flat_map(|&f| (0..h).map(move |i| f as usize * h + i))
             .collect();
         candidates.extend(oa - h..m.params.len());
-        for _ in 0..400 {
-            let i = candidates[rng.below(candidates.len())];
-            let orig = m.params[i];
-            m.params[i] = orig + eps;
-            let up = loss_of(&m, &xs);
-            m.params[i] = orig - eps;
-            let down = loss_of(&m, &xs);
-            m.params[i] = orig;
-            let numeric = (up - down) / (2.0 * eps as f64);
-            let analytic = grad[i] as f64;
-            // A step across a clipping kink has no derivative; skip those.
-            m.params[i] = orig + eps;
-            let above = regions(&m, &xs);
-            m.params[i] = orig - eps;
-            let below = regions(&m, &xs);
-            m.params[i] = orig;
-            if above != below {
-                continue;
-            }
-            assert!(
-                (numeric - analytic).abs() <= 1e-4 + 0.03 * analytic.abs(),
-                "{arch:?} param {i}: numeric {numeric}, analytic {analytic}"
-            );
-            checked += 1;
-        }
-        assert!(checked > 300, "{arch:?}: only {checked} parameters checked");
+        check_gradients(&mut m, &xs, &candidates);
     }
+}
+
+/// `m`'s analytic gradients on `xs` against central differences at 400
+/// parameters drawn from `candidates`; at least 300 of them must be off
+/// every clipping kink, and each within 3% (or 1e-4).
+fn check_gradients(m: &mut Model, xs: &[Input], candidates: &[usize]) {
+    let (h, arch) = (m.hidden(), m.arch);
+    let mut grad = vec![0f32; m.params.len()];
+    let mut s = Scratch::new(h);
+    for x in xs {
+        m.backward(x, &mut s, &mut grad);
+    }
+    let eps = 1e-3f32;
+    let mut checked = 0;
+    let mut rng = Rng::new(9);
+    for _ in 0..400 {
+        let i = candidates[rng.below(candidates.len())];
+        let orig = m.params[i];
+        m.params[i] = orig + eps;
+        let up = loss_of(m, xs);
+        m.params[i] = orig - eps;
+        let down = loss_of(m, xs);
+        m.params[i] = orig;
+        let numeric = (up - down) / (2.0 * eps as f64);
+        let analytic = grad[i] as f64;
+        // A step across a clipping kink has no derivative; skip those.
+        m.params[i] = orig + eps;
+        let above = regions(m, xs);
+        m.params[i] = orig - eps;
+        let below = regions(m, xs);
+        m.params[i] = orig;
+        if above != below {
+            continue;
+        }
+        assert!(
+            (numeric - analytic).abs() <= 1e-4 + 0.03 * analytic.abs(),
+            "{arch:?} param {i}: numeric {numeric}, analytic {analytic}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 300, "{arch:?}: only {checked} parameters checked");
 }
 
 /// Which piece of the clipped ReLU every accumulator unit is on.
@@ -271,6 +280,7 @@ fn training_is_deterministic_and_resumes_exactly() {
         activation: Activation::SCRelu,
         buckets: 8,
         input_buckets: InputBuckets::None,
+        factorize: false,
         epochs: 3,
         batch: 128,
         lr: 0.005,
@@ -497,4 +507,171 @@ fn mirrored_samples_under_input_buckets() {
         }
     }
     assert!(same > 100 && differ > 100, "{same} {differ}");
+}
+
+/// A factorised model of `arch` with weights of a trained net's size in
+/// every block, the factor block included.
+fn factorized_model(arch: Arch, seed: u64) -> Model {
+    let mut m = Model::with_factor(arch, true, seed);
+    assert!(m.factorized);
+    let file = crate::nnue::layout::params(&arch);
+    assert_eq!(
+        m.params.len(),
+        file + crate::nnue::features::INPUTS * arch.hidden
+    );
+    let mut rng = Rng::new(seed);
+    let (fb, oa) = (m.out_at() - arch.hidden, m.out_at());
+    let ob = file - arch.out_rows();
+    let clip = Model::out_clip(&arch).min(1.0);
+    for (i, p) in m.params.iter_mut().enumerate() {
+        let u = rng.unit() * 2.0 - 1.0;
+        *p = match i {
+            i if i < fb || i >= file => u * 0.08,
+            i if i < oa => 0.25 + u * 0.35,
+            i if i < ob => u * clip,
+            _ => u,
+        };
+    }
+    m
+}
+
+/// Factorised training: the gradient reaches the bucket row and the
+/// factor row of every active feature, as central differences say.
+#[test]
+fn factorized_gradients_match_finite_differences() {
+    let samples: Vec<Sample> = game_samples(25).into_iter().step_by(97).take(16).collect();
+    for arch in bucketed_archs(8) {
+        let mut m = factorized_model(arch, 5);
+        let xs: Vec<Input> = samples
+            .iter()
+            .map(|s| input(s, arch.input_buckets, false, 100.0, 0.0))
+            .collect();
+        let (h, file) = (arch.hidden, crate::nnue::layout::params(&arch));
+        let inputs = crate::nnue::features::INPUTS;
+        let buckets: std::collections::BTreeSet<usize> = xs
+            .iter()
+            .flat_map(|x| x.us.iter().chain(&x.them))
+            .map(|&f| f as usize / inputs)
+            .collect();
+        assert!(buckets.len() > 1, "{arch:?}: buckets {buckets:?}");
+        let mut candidates = Vec::new();
+        for &f in xs.iter().flat_map(|x| x.us.iter().chain(&x.them)) {
+            let f = f as usize;
+            candidates.extend((0..h).map(|i| f * h + i));
+            candidates.extend((0..h).map(|i| file + (f % inputs) * h + i));
+        }
+        candidates.extend(m.out_at() - h..file);
+        check_gradients(&mut m, &xs, &candidates);
+    }
+}
+
+/// The factor block is folded into every bucket's rows at export: the
+/// factorised model, an unfactorised one holding the folded weights and
+/// the exported net all evaluate alike, and clipping keeps each folded
+/// weight where the net file can hold it.
+#[test]
+fn factorized_models_fold_into_the_net_file() {
+    let samples = game_samples(26);
+    for arch in bucketed_archs(32) {
+        let fm = factorized_model(arch, 9);
+        let plain = Model {
+            arch,
+            factorized: false,
+            params: fm.folded().into_owned(),
+        };
+        assert_eq!(plain.params.len(), Model::len_for(&arch, false));
+        let mut s = Scratch::new(arch.hidden);
+        for smp in samples.iter().step_by(7) {
+            let x = input(smp, arch.input_buckets, false, 100.0, 0.0);
+            let (a, b) = (fm.forward(&x, &mut s), plain.forward(&x, &mut s));
+            assert!((a - b).abs() < 1e-4, "{arch:?}: {a} vs {b}");
+        }
+        let (net, again) = (fm.quantise(100.0).unwrap(), plain.quantise(100.0).unwrap());
+        assert_eq!(net.to_bytes(), again.to_bytes(), "{arch:?}");
+        let (mean, worst) = quantisation_error(&fm, 100.0, &samples).unwrap();
+        assert!(
+            mean < 3.0 && worst <= 15,
+            "{arch:?}: mean {mean}, worst {worst}"
+        );
+        // Weights driven past the clip from either side: clipped, every
+        // folded feature weight and every factor weight is within it.
+        let mut big = fm.clone();
+        let mut rng = Rng::new(3);
+        for p in big.params.iter_mut() {
+            *p = (rng.unit() * 2.0 - 1.0) * 3.0 * model::FT_CLIP;
+        }
+        big.clip();
+        let ft = crate::nnue::layout::Block::FtWeights.range(&arch);
+        let folded = big.folded();
+        let lim = model::FT_CLIP + 1e-5;
+        assert!(folded[ft].iter().all(|w| w.abs() <= lim));
+        let file = crate::nnue::layout::params(&arch);
+        assert!(big.params[file..].iter().all(|w| w.abs() <= lim));
+        // An unfactorised model is its own folding.
+        let m = Model::new(arch, 2);
+        assert!(!m.factorized && m.folded()[..] == m.params[..]);
+    }
+}
+
+/// Factorised training on game positions lowers the loss, resumes exactly
+/// from its checkpoint, refuses an unfactorised checkpoint (and the other
+/// way round), and exports a net of the layout trained that follows the
+/// float model.
+#[test]
+fn factorized_training_resumes_and_exports() {
+    let all = game_samples(27);
+    let cut = all.len() * 4 / 5;
+    let (train, val) = (all[..cut].to_vec(), all[cut..].to_vec());
+    let dir = std::env::temp_dir().join(format!("janggun-ckpt-fac-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for arch in bucketed_archs(16) {
+        let mut opts = config(arch);
+        opts.factorize = true;
+        opts.epochs = 3;
+        opts.checkpoint = Some(dir.clone());
+        let mut losses = Vec::new();
+        let (a, scale) = fit(&train, &val, &opts, &mut |r| losses.push(r.train_loss)).unwrap();
+        assert!(a.factorized);
+        assert!(losses[2] < losses[0], "{arch:?}: {losses:?}");
+        opts.checkpoint = None;
+        opts.resume = Some(dir.join("epoch-2.ckpt"));
+        let (b, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+        assert_eq!(a.params, b.params, "{arch:?}");
+        opts.factorize = false;
+        let e = fit(&train, &val, &opts, &mut |_| {}).err().unwrap();
+        assert!(
+            e.contains("factorised; not") && e.contains("unfactorised"),
+            "{e}"
+        );
+        let net = a.quantise(scale).unwrap();
+        assert_eq!((net.version, net.arch()), (3, arch));
+        let (mean, worst) = quantisation_error(&a, scale, &val).unwrap();
+        assert!(
+            mean < 2.0 && worst <= 8,
+            "{arch:?}: mean {mean}, worst {worst}"
+        );
+        // The other way round: an unfactorised checkpoint, a factorised run.
+        opts.resume = None;
+        opts.epochs = 1;
+        opts.checkpoint = Some(dir.clone());
+        fit(&train, &val, &opts, &mut |_| {}).unwrap();
+        opts.factorize = true;
+        opts.checkpoint = None;
+        opts.resume = Some(dir.join("epoch-1.ckpt"));
+        let e = fit(&train, &val, &opts, &mut |_| {}).err().unwrap();
+        assert!(
+            e.contains("unfactorised; not") && e.ends_with("factorised"),
+            "{e}"
+        );
+    }
+    // Without input buckets there is nothing to factorise: the same net.
+    let arch = archs(16)[0];
+    let mut opts = config(arch);
+    opts.epochs = 1;
+    let (plain, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    opts.factorize = true;
+    let (same, _) = fit(&train, &val, &opts, &mut |_| {}).unwrap();
+    assert!(!same.factorized);
+    assert_eq!(plain.params, same.params);
+    std::fs::remove_dir_all(&dir).ok();
 }

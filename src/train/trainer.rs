@@ -24,6 +24,9 @@ pub struct TrainConfig {
     pub buckets: usize,
     /// Input buckets by the perspective's own general (`nnue::features::View`).
     pub input_buckets: InputBuckets,
+    /// Train the bucketed feature rows factorised (`model`): ignored
+    /// without input buckets.
+    pub factorize: bool,
     pub epochs: u32,
     pub batch: usize,
     pub lr: f32,
@@ -63,6 +66,12 @@ impl TrainConfig {
             buckets: self.buckets,
             input_buckets: self.input_buckets,
         }
+    }
+
+    /// Whether the model is factorised: asked for, and input buckets to
+    /// factorise.
+    pub fn factorized(&self) -> bool {
+        self.factorize && self.input_buckets != InputBuckets::None
     }
 
     /// Every setting checked before any work, each error naming its
@@ -116,25 +125,28 @@ pub fn fit(
     let (mut model, mut adam, first_epoch, scale) = match &opts.resume {
         Some(p) => {
             let c = checkpoint::load(p, opts.weight_decay)?;
-            if c.model.arch != opts.arch() {
+            if c.model.arch != opts.arch() || c.model.factorized != opts.factorized() {
                 let (a, b) = (c.model.arch, opts.arch());
+                let fac = |f: bool| if f { "factorised" } else { "unfactorised" };
                 return Err(format!(
-                    "checkpoint has hidden size {}, {}, {} buckets, input buckets {}; \
-                     not {}, {}, {}, {}",
+                    "checkpoint has hidden size {}, {}, {} buckets, input buckets {}, {}; \
+                     not {}, {}, {}, {}, {}",
                     a.hidden,
                     a.activation,
                     a.buckets,
                     a.input_buckets,
+                    fac(c.model.factorized),
                     b.hidden,
                     b.activation,
                     b.buckets,
-                    b.input_buckets
+                    b.input_buckets,
+                    fac(opts.factorized())
                 ));
             }
             (c.model, c.adam, c.epochs_done, c.scale)
         }
         None => {
-            let model = Model::new(opts.arch(), opts.seed);
+            let model = Model::with_factor(opts.arch(), opts.factorized(), opts.seed);
             let adam = AdamW::new(model.params.len(), opts.weight_decay);
             let scale = opts.scale.unwrap_or_else(|| fit_scale(train));
             (model, adam, 0, scale)
