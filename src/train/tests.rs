@@ -435,17 +435,23 @@ fn trainer_and_inference_pick_the_same_bucket() {
     }
 }
 
+/// The positions of `game_samples(seed)` split 4:1 into training and
+/// held-out, and a new checkpoint directory named after `name`.
+fn games_and_dir(seed: u64, name: &str) -> (Vec<Sample>, Vec<Sample>, std::path::PathBuf) {
+    let all = game_samples(seed);
+    let cut = all.len() * 4 / 5;
+    let dir = std::env::temp_dir().join(format!("janggun-ckpt-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    (all[..cut].to_vec(), all[cut..].to_vec(), dir)
+}
+
 /// Input buckets in training: a short fit on game positions (whose
 /// generals move about their palaces) lowers the loss, resumes exactly
 /// from a checkpoint and exports a version 3 net of the layout trained,
 /// whose integer evaluation follows the float model's.
 #[test]
 fn input_bucket_nets_train_resume_and_export() {
-    let all = game_samples(23);
-    let cut = all.len() * 4 / 5;
-    let (train, val) = (all[..cut].to_vec(), all[cut..].to_vec());
-    let dir = std::env::temp_dir().join(format!("janggun-ckpt-ib-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (train, val, dir) = games_and_dir(23, "ib");
     for arch in bucketed_archs(16) {
         let mut opts = config(arch);
         opts.epochs = 3;
@@ -619,11 +625,7 @@ fn factorized_models_fold_into_the_net_file() {
 /// float model.
 #[test]
 fn factorized_training_resumes_and_exports() {
-    let all = game_samples(27);
-    let cut = all.len() * 4 / 5;
-    let (train, val) = (all[..cut].to_vec(), all[cut..].to_vec());
-    let dir = std::env::temp_dir().join(format!("janggun-ckpt-fac-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let (train, val, dir) = games_and_dir(27, "fac");
     for arch in bucketed_archs(16) {
         let mut opts = config(arch);
         opts.factorize = true;
