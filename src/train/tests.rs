@@ -435,6 +435,20 @@ fn trainer_and_inference_pick_the_same_bucket() {
     }
 }
 
+/// `m` exports a version 3 net of its own architecture whose integer
+/// evaluation of `val` follows the float model's: within 2 cp on average,
+/// 8 at worst.
+fn assert_exports_faithfully(m: &Model, scale: f32, val: &[Sample]) {
+    let arch = m.arch;
+    let net = m.quantise(scale).unwrap();
+    assert_eq!((net.version, net.arch()), (3, arch));
+    let (mean, worst) = quantisation_error(m, scale, val).unwrap();
+    assert!(
+        mean < 2.0 && worst <= 8,
+        "{arch:?}: mean {mean}, worst {worst}"
+    );
+}
+
 /// The positions of `game_samples(seed)` split 4:1 into training and
 /// held-out, and a new checkpoint directory named after `name`.
 fn games_and_dir(seed: u64, name: &str) -> (Vec<Sample>, Vec<Sample>, std::path::PathBuf) {
@@ -474,13 +488,7 @@ fn input_bucket_nets_train_resume_and_export() {
             e.contains(&format!("input buckets {}", arch.input_buckets)),
             "{e}"
         );
-        let net = a.quantise(scale).unwrap();
-        assert_eq!((net.version, net.arch()), (3, arch));
-        let (mean, worst) = quantisation_error(&a, scale, &val).unwrap();
-        assert!(
-            mean < 2.0 && worst <= 8,
-            "{arch:?}: mean {mean}, worst {worst}"
-        );
+        assert_exports_faithfully(&a, scale, &val);
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -645,13 +653,7 @@ fn factorized_training_resumes_and_exports() {
             e.contains("factorised; not") && e.contains("unfactorised"),
             "{e}"
         );
-        let net = a.quantise(scale).unwrap();
-        assert_eq!((net.version, net.arch()), (3, arch));
-        let (mean, worst) = quantisation_error(&a, scale, &val).unwrap();
-        assert!(
-            mean < 2.0 && worst <= 8,
-            "{arch:?}: mean {mean}, worst {worst}"
-        );
+        assert_exports_faithfully(&a, scale, &val);
         // The other way round: an unfactorised checkpoint, a factorised run.
         opts.resume = None;
         opts.epochs = 1;
