@@ -463,6 +463,100 @@ pub fn cannon_attacks(sq: Square, occ: Bitboard, cannons: Bitboard) -> Bitboard 
     Bitboard(att)
 }
 
+/// The pieces of `cands` a chariot on `sq` would reach: `chariot_attacks(sq,
+/// occ) & cands`, walking only the lines that hold a candidate.
+#[inline]
+pub fn chariot_hits(sq: Square, occ: Bitboard, cands: Bitboard) -> Bitboard {
+    if LINES[sq.index()] & cands.0 == 0 {
+        return Bitboard::EMPTY;
+    }
+    let mut hits = 0u128;
+    for i in 0..dir_count(sq) {
+        let d = dir_at(i);
+        let ray = RAYS[d][sq.index()];
+        if ray & cands.0 == 0 {
+            continue;
+        }
+        let blockers = ray & occ.0;
+        if blockers != 0 {
+            hits |= 1u128 << nearest(d, blockers);
+        }
+    }
+    Bitboard(hits & cands.0)
+}
+
+/// The pieces of `cands` a cannon on `sq` would reach (`cannons` every
+/// cannon): `cannon_attacks(sq, occ, cannons) & cands`, walking only the
+/// lines that hold a candidate.
+#[inline]
+pub fn cannon_hits(sq: Square, occ: Bitboard, cannons: Bitboard, cands: Bitboard) -> Bitboard {
+    if LINES[sq.index()] & cands.0 == 0 {
+        return Bitboard::EMPTY;
+    }
+    let mut hits = 0u128;
+    for i in 0..dir_count(sq) {
+        let d = dir_at(i);
+        let ray = RAYS[d][sq.index()];
+        if ray & cands.0 == 0 {
+            continue;
+        }
+        let blockers = ray & occ.0;
+        if blockers == 0 {
+            continue;
+        }
+        let screen = nearest(d, blockers);
+        if cannons.0 >> screen & 1 != 0 {
+            continue;
+        }
+        let second = RAYS[d][screen] & occ.0;
+        if second != 0 {
+            hits |= 1u128 << nearest(d, second);
+        }
+    }
+    Bitboard(hits & cands.0)
+}
+
+/// Does a chariot of `chariots` or a cannon of `cannon_attackers` reach
+/// `sq`? The same answer as testing `chariot_attacks(sq, occ)` and
+/// `cannon_attacks(sq, occ, cannons)` against them (attacks are symmetric),
+/// but only the lines that hold one of them are walked, and each only as
+/// far as it must: the attack tests of legality and check ask this for
+/// nearly every move, and most lines from a general hold no enemy slider.
+#[inline]
+pub fn slider_attack(
+    sq: Square,
+    occ: Bitboard,
+    chariots: Bitboard,
+    cannon_attackers: Bitboard,
+    cannons: Bitboard,
+) -> bool {
+    let sliders = chariots.0 | cannon_attackers.0;
+    for i in 0..dir_count(sq) {
+        let d = dir_at(i);
+        let ray = RAYS[d][sq.index()];
+        if ray & sliders == 0 {
+            continue;
+        }
+        let blockers = ray & occ.0;
+        if blockers == 0 {
+            continue;
+        }
+        let first = nearest(d, blockers);
+        if chariots.0 >> first & 1 != 0 {
+            return true;
+        }
+        // A cannon never screens a cannon.
+        if cannons.0 >> first & 1 != 0 {
+            continue;
+        }
+        let second = RAYS[d][first] & occ.0;
+        if second != 0 && cannon_attackers.0 >> nearest(d, second) & 1 != 0 {
+            return true;
+        }
+    }
+    false
+}
+
 #[inline]
 pub fn horse_attacks(sq: Square, occ: Bitboard) -> Bitboard {
     let mut att = 0u128;

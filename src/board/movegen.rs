@@ -6,11 +6,15 @@
 //! (pins, cannon screens made or removed), or leaving the leg of an enemy
 //! horse or elephant aimed at the general, can. So a cheap mask of those
 //! "sensitive" points sends only the few moves that touch it, the general's
-//! own moves, and every move while in check or in bikjang, to the exact test.
+//! own moves, and every move while bikjang stands, to the exact test. In
+//! check the same mask, with the checkers' points added, holds every answer
+//! but the general's own moves: the other moves that miss it leave the
+//! check standing and are dropped untested.
 
 use super::attacks::{
     cannon_attacks, chariot_attacks, elephant_attacks, horse_attacks, palace_steps, soldier_steps,
-    ELEPHANT_LEAPS_TO, HORSE_LEAPS_TO, NONE, PALACE_DIAG_POINTS, RAYS,
+    ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES, HORSE_LEAPS_TO, HORSE_SOURCES, NONE, PALACE_DIAG_POINTS,
+    RAYS, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveList};
@@ -55,9 +59,14 @@ fn for_each_pseudo(pos: &Position, targets: Bitboard, mut f: impl FnMut(Square, 
 
 /// What the legality filter needs, computed once per position.
 struct Filter {
-    /// Every move needs the exact test (in check, or bikjang to break).
+    /// Every move needs the exact test (bikjang to break).
     all_exact: bool,
-    /// Moves from or to these points need the exact test.
+    /// In check: a move by another piece that neither leaves nor enters
+    /// `sensitive` leaves every attack on the general standing, so it is
+    /// illegal without a test.
+    check: bool,
+    /// Moves from or to these points need the exact test. In check they
+    /// also hold every checker's point.
     sensitive: Bitboard,
     king: Square,
 }
@@ -68,7 +77,8 @@ impl Filter {
         let us = pos.side_to_move();
         let them = !us;
         let king = pos.king(us);
-        let all_exact = pos.in_check() || pos.bikjang();
+        let all_exact = pos.bikjang();
+        let check = !all_exact && pos.in_check();
         let mut sensitive = Bitboard::EMPTY;
         if !all_exact {
             let sliders =
@@ -107,11 +117,33 @@ impl Filter {
                     }
                 }
             }
+            if check {
+                // The lines above already hold the sliders; a leaper or a
+                // soldier that checks is answered only by taking it (or by
+                // a leg filled, above).
+                sensitive |= (Bitboard(HORSE_SOURCES[king.index()]) & horses)
+                    | (Bitboard(ELEPHANT_SOURCES[king.index()]) & elephants)
+                    | (Bitboard(SOLDIER_ATTACKERS[them.index()][king.index()])
+                        & pos.pieces_of(them, PieceKind::Soldier));
+            }
         }
         Filter {
             all_exact,
+            check,
             sensitive,
             king,
+        }
+    }
+
+    /// Whether the move `from`-`to` (a pseudo-legal one) is legal without
+    /// a test (`Some`), or needs `exact_legal` (`None`).
+    #[inline(always)]
+    fn verdict(&self, from: Square, to: Square) -> Option<bool> {
+        if self.all_exact || from == self.king || self.sensitive.has(from) || self.sensitive.has(to)
+        {
+            None
+        } else {
+            Some(!self.check)
         }
     }
 
@@ -121,6 +153,8 @@ impl Filter {
     fn split(&self, from: Square, targets: Bitboard) -> (Bitboard, Bitboard) {
         if self.all_exact || from == self.king || self.sensitive.has(from) {
             (Bitboard::EMPTY, targets)
+        } else if self.check {
+            (Bitboard::EMPTY, targets & self.sensitive)
         } else {
             (targets & !self.sensitive, targets & self.sensitive)
         }
@@ -321,15 +355,10 @@ impl Legal {
             from == pos.king(us) && pass_legal(pos)
         } else {
             self.reaches(pos, from, to)
-                && if self.filter.all_exact
-                    || from == self.filter.king
-                    || self.filter.sensitive.has(from)
-                    || self.filter.sensitive.has(to)
-                {
-                    exact_legal(pos, from, to)
-                } else {
-                    true
-                }
+                && self
+                    .filter
+                    .verdict(from, to)
+                    .unwrap_or_else(|| exact_legal(pos, from, to))
         };
         board_legal && !(self.bans && pos.rules().banned_by_history(pos, m))
     }

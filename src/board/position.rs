@@ -2,8 +2,8 @@
 //! the rule sets need (passes, bikjang, checks, keys for repetition).
 
 use super::attacks::{
-    cannon_attacks, chariot_attacks, Leap, ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES, HORSE_LEAPS_TO,
-    HORSE_SOURCES, LEGS_TO, LINES, NONE, RAYS, SOLDIER_ATTACKERS,
+    cannon_hits, chariot_hits, slider_attack, Leap, ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES,
+    HORSE_LEAPS_TO, HORSE_SOURCES, LEGS_TO, LINES, NONE, RAYS, SOLDIER_ATTACKERS,
 };
 use super::bitboard::Bitboard;
 use super::moves::Move;
@@ -277,11 +277,10 @@ impl Position {
         // slider on the general's lines and no leaper within reach.
         let lines = Bitboard(LINES[ksq.index()]) & enemy;
         let chariots = lines & k[PieceKind::Chariot.index()];
-        if chariots.any() && (chariot_attacks(ksq, occ) & chariots).any() {
-            return true;
-        }
         let cannon_attackers = lines & k[PieceKind::Cannon.index()];
-        if cannon_attackers.any() && (cannon_attacks(ksq, occ, cannons) & cannon_attackers).any() {
+        if (chariots | cannon_attackers).any()
+            && slider_attack(ksq, occ, chariots, cannon_attackers, cannons)
+        {
             return true;
         }
         if (Bitboard(SOLDIER_ATTACKERS[them.index()][ksq.index()])
@@ -365,8 +364,8 @@ impl Position {
         // The moved piece from its new point (attacks are symmetric here,
         // as in `attacked_by`).
         match p.kind() {
-            PieceKind::Chariot => lines.has(to) && chariot_attacks(ksq, occ).has(to),
-            PieceKind::Cannon => lines.has(to) && cannon_attacks(ksq, occ, cannons).has(to),
+            PieceKind::Chariot => lines.has(to) && chariot_hits(ksq, occ, to_bb).any(),
+            PieceKind::Cannon => lines.has(to) && cannon_hits(ksq, occ, cannons, to_bb).any(),
             PieceKind::Soldier => Bitboard(SOLDIER_ATTACKERS[us.index()][ksq.index()]).has(to),
             PieceKind::Horse => leaper_attack(&HORSE_LEAPS_TO[ksq.index()], to_bb, occ),
             PieceKind::Elephant => leaper_attack(&ELEPHANT_LEAPS_TO[ksq.index()], to_bb, occ),
@@ -391,6 +390,19 @@ impl Position {
 
     /// Makes a move or a pass. The move must be legal here.
     pub fn make(&mut self, m: Move) {
+        self.make_known(m, None);
+    }
+
+    /// `make` for a caller that has already asked `gives_check(m)`: the
+    /// answer is the check the move leaves, so the attack test need not run
+    /// twice (a search asks both for nearly every move it makes).
+    #[inline]
+    pub fn make_giving_check(&mut self, m: Move, gives_check: bool) {
+        self.make_known(m, Some(gives_check));
+    }
+
+    #[inline]
+    fn make_known(&mut self, m: Move, gives_check: Option<bool>) {
         let prev = *self.state();
         let mut key = prev.key ^ zobrist_side();
         let mut captured = None;
@@ -413,7 +425,13 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = !self.side;
-        let in_check = self.compute_in_check(self.side);
+        let in_check = match gives_check {
+            Some(known) => {
+                debug_assert_eq!(known, self.compute_in_check(self.side), "{m:?}");
+                known
+            }
+            None => self.compute_in_check(self.side),
+        };
         let facing = self.generals_facing(self.occupied());
         self.states.push(State {
             key,

@@ -115,6 +115,18 @@ unsafe fn update_avx2(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i
         update_scalar(dst, src, adds, subs);
         return;
     }
+    // A quiet move and a capture, nearly every update of a search: with
+    // the row count fixed the compiler unrolls over the rows and keeps
+    // their pointers in registers (the general loop below re-reads each
+    // row's slice for every 16 lanes).
+    match (adds, subs) {
+        // SAFETY: AVX2 is enabled here as there, and every slice length
+        // was checked against `dst` just above.
+        ([a], [s]) => return unsafe { update_fixed_avx2(dst, src, [a], [s]) },
+        // SAFETY: as above.
+        ([a], [s, t]) => return unsafe { update_fixed_avx2(dst, src, [a], [s, t]) },
+        _ => {}
+    }
     for i in (0..n).step_by(16) {
         // SAFETY: every slice is `n` long (checked above), `n` is a multiple
         // of 16 (checked by the caller), so lanes i..i+16 are in bounds;
@@ -128,6 +140,39 @@ unsafe fn update_avx2(dst: &mut [i16], src: &[i16], adds: &[&[i16]], subs: &[&[i
                 v = _mm256_sub_epi16(v, _mm256_loadu_si256(s.as_ptr().add(i) as *const __m256i));
             }
             _mm256_storeu_si256(dst.as_mut_ptr().add(i) as *mut __m256i, v);
+        }
+    }
+}
+
+/// `update_avx2` for `A` rows added and `S` taken away, every slice
+/// already checked to be `dst.len()` long, a multiple of 16.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn update_fixed_avx2<const A: usize, const S: usize>(
+    dst: &mut [i16],
+    src: &[i16],
+    adds: [&[i16]; A],
+    subs: [&[i16]; S],
+) {
+    use std::arch::x86_64::*;
+    let n = dst.len();
+    let adds = adds.map(|r| r.as_ptr());
+    let subs = subs.map(|r| r.as_ptr());
+    let (src, dst) = (src.as_ptr(), dst.as_mut_ptr());
+    for i in (0..n).step_by(16) {
+        // SAFETY: the caller checked that every slice is `n` long and `n`
+        // is a multiple of 16, so lanes i..i+16 are in bounds of each;
+        // loadu/storeu need no alignment.
+        unsafe {
+            let mut v = _mm256_loadu_si256(src.add(i) as *const __m256i);
+            for a in adds {
+                v = _mm256_add_epi16(v, _mm256_loadu_si256(a.add(i) as *const __m256i));
+            }
+            for s in subs {
+                v = _mm256_sub_epi16(v, _mm256_loadu_si256(s.add(i) as *const __m256i));
+            }
+            _mm256_storeu_si256(dst.add(i) as *mut __m256i, v);
         }
     }
 }
@@ -199,6 +244,20 @@ mod tests {
             let rows: Vec<Vec<i16>> = (0..4).map(|_| (0..n).map(|_| next()).collect()).collect();
             let mut a = vec![0i16; n];
             let mut b = vec![0i16; n];
+            // The fixed kernels (one row added, one or two taken away) and
+            // the general loop.
+            for (adds, subs) in [(1, 1), (1, 2), (0, 0), (2, 2), (3, 1)] {
+                let (plus, minus): (Vec<&[i16]>, Vec<&[i16]>) = (
+                    rows[..adds].iter().map(|r| r.as_slice()).collect(),
+                    rows[adds..adds + subs]
+                        .iter()
+                        .map(|r| r.as_slice())
+                        .collect(),
+                );
+                update(&mut a, &src, &plus, &minus);
+                update_scalar(&mut b, &src, &plus, &minus);
+                assert_eq!(a, b, "n {n}: {adds} added, {subs} taken");
+            }
             update(&mut a, &src, &[&rows[0], &rows[1]], &[&rows[2], &rows[3]]);
             update_scalar(&mut b, &src, &[&rows[0], &rows[1]], &[&rows[2], &rows[3]]);
             assert_eq!(a, b);

@@ -17,6 +17,15 @@ impl Searcher<'_> {
         self.pos.make(m);
     }
 
+    /// `make` with `gives_check` the answer of `Position::gives_check(m)`.
+    #[inline]
+    pub(super) fn make_giving_check(&mut self, m: Move, gives_check: bool) {
+        if let Some(acc) = self.acc.as_mut() {
+            acc.push(&self.pos, m);
+        }
+        self.pos.make_giving_check(m, gives_check);
+    }
+
     #[inline]
     pub(super) fn unmake(&mut self) {
         if let Some(acc) = self.acc.as_mut() {

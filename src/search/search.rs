@@ -541,7 +541,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             self.stack[ply].moved = Some((piece, m));
-            self.make(m);
+            self.make_giving_check(m, gives_check);
             self.shared.tt.prefetch(self.pos.key());
             let new_depth = depth - 1 + ext;
             moves_searched += 1;

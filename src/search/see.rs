@@ -6,13 +6,18 @@
 
 use super::eval::piece_value;
 use crate::board::attacks::{
-    cannon_attacks, chariot_attacks, palace_steps, Leap, ELEPHANT_LEAPS_TO, HORSE_LEAPS_TO, NONE,
-    SOLDIER_ATTACKERS,
+    cannon_hits, chariot_hits, palace_steps, Leap, ELEPHANT_LEAPS_TO, ELEPHANT_SOURCES,
+    HORSE_LEAPS_TO, HORSE_SOURCES, NONE, SOLDIER_ATTACKERS,
 };
 use crate::board::{Bitboard, Color, Move, PieceKind, Position, Square};
 
-fn leapers(paths: &[Leap; 8], pieces: Bitboard, occ: Bitboard) -> Bitboard {
+/// The pieces of `pieces` (within `sources`, the points a leap reaches the
+/// target from) whose leap along `paths` is open.
+fn leapers(paths: &[Leap; 8], sources: u128, pieces: Bitboard, occ: Bitboard) -> Bitboard {
     let mut out = Bitboard::EMPTY;
+    if sources & pieces.0 == 0 {
+        return out;
+    }
     for l in paths {
         if l.to == NONE {
             break;
@@ -42,7 +47,12 @@ fn least_attacker(
     if soldiers.any() {
         return Some((soldiers.lsb(), PieceKind::Soldier));
     }
-    let elephants = leapers(&ELEPHANT_LEAPS_TO[sq.index()], of(PieceKind::Elephant), occ);
+    let elephants = leapers(
+        &ELEPHANT_LEAPS_TO[sq.index()],
+        ELEPHANT_SOURCES[sq.index()],
+        of(PieceKind::Elephant),
+        occ,
+    );
     if elephants.any() {
         return Some((elephants.lsb(), PieceKind::Elephant));
     }
@@ -50,18 +60,27 @@ fn least_attacker(
     if guards.any() {
         return Some((guards.lsb(), PieceKind::Guard));
     }
-    let horses = leapers(&HORSE_LEAPS_TO[sq.index()], of(PieceKind::Horse), occ);
+    let horses = leapers(
+        &HORSE_LEAPS_TO[sq.index()],
+        HORSE_SOURCES[sq.index()],
+        of(PieceKind::Horse),
+        occ,
+    );
     if horses.any() {
         return Some((horses.lsb(), PieceKind::Horse));
     }
     if !target_is_cannon {
-        let cannons =
-            cannon_attacks(sq, occ, pos.kind(PieceKind::Cannon) & occ) & of(PieceKind::Cannon);
+        let cannons = cannon_hits(
+            sq,
+            occ,
+            pos.kind(PieceKind::Cannon) & occ,
+            of(PieceKind::Cannon),
+        );
         if cannons.any() {
             return Some((cannons.lsb(), PieceKind::Cannon));
         }
     }
-    let chariots = chariot_attacks(sq, occ) & of(PieceKind::Chariot);
+    let chariots = chariot_hits(sq, occ, of(PieceKind::Chariot));
     if chariots.any() {
         return Some((chariots.lsb(), PieceKind::Chariot));
     }
