@@ -2,7 +2,8 @@
 # The lent machine's shards at toy scale, here: `gen3_device.sh play` for a
 # few seconds (two shards cut short, parked, in one tar), `join` into a
 # store, `gen3.sh data` resuming them from the store to the end, and the
-# result the same bytes as shards played here in one go.
+# result the same bytes as shards played here in one go by the settings of
+# scripts/nets/gen3.recipe.
 #
 #   scripts/ci/gen3_device_check.sh [BIN]   (default target/release/janggun)
 set -euo pipefail
@@ -22,10 +23,23 @@ if [ "$parked" -eq 0 ]; then
 fi
 rm -rf "$t/data"
 STORE=$t/store DATA=$t/data BIN=$bin GEN3_SHARDS=$seeds GEN3_SHARD=$shard JOBS=2 scripts/nets/gen3.sh data 2>"$t/gen3.log" || { cat "$t/gen3.log" >&2; exit 1; }
+# The one-go shards are played with the candidate recipe's gen3 settings
+# (a gen3 shard's datagen arguments but its seed and record count), so the
+# recipe, gen3.sh and the lent machine's script are held to the same ones.
+args=()
+skip=0
+while IFS= read -r a; do
+    if [ "$skip" = 1 ]; then
+        skip=0
+    elif [ "$a" = --positions ] || [ "$a" = --seed ]; then
+        skip=1
+    else
+        args+=("$a")
+    fi
+done < <("$bin" datagen recipe scripts/nets/gen3.recipe gen3_seed301.bin)
+[ "${#args[@]}" -gt 10 ] || { echo "gen3_device_check: no gen3 settings in scripts/nets/gen3.recipe" >&2; exit 1; }
 for seed in $seeds; do
-    "$bin" datagen --nnue nets/nn-27f44730272b.jnn --threads 1 --seed "$seed" --nodes 3000 \
-        --random-plies 8 --format 3 --verify-nodes 5000 --verify-limit 500 \
-        --adjudicate-cp 1000 --adjudicate-plies 4 --positions "$shard" --out "$t/fresh$seed.bin" 2>/dev/null &
+    "$bin" datagen "${args[@]}" --seed "$seed" --positions "$shard" --out "$t/fresh$seed.bin" 2>/dev/null &
 done
 wait
 for seed in $seeds; do
