@@ -704,4 +704,44 @@ mod tests {
             assert_eq!(n, horse_attacks(s, Bitboard::EMPTY).count() as usize);
         }
     }
+
+    /// The line-filtered tests against the full reach they shortcut, on
+    /// random boards of every density (palace points included, where the
+    /// diagonals count), with random candidates and cannons.
+    #[test]
+    fn filtered_slider_tests_agree_with_the_full_reach() {
+        let mut rng = crate::util::rng::Rng::new(11);
+        let mut board = |keep: u64| {
+            let mut b = 0u128;
+            for s in 0..NUM_SQUARES {
+                if rng.next_u64() % 100 < keep {
+                    b |= 1u128 << s;
+                }
+            }
+            Bitboard(b)
+        };
+        let mut hits = [0u32; 3];
+        for round in 0..3000u64 {
+            let occ = board(10 + round % 60);
+            let cannons = occ & board(30);
+            let cands = occ & board(40);
+            let chariots = cands & !cannons;
+            let cannon_cands = cands & cannons;
+            for s in Square::all() {
+                let (occ, cannons) = (occ.with(s), cannons.without(s));
+                let c = chariot_attacks(s, occ) & cands;
+                assert_eq!(chariot_hits(s, occ, cands), c);
+                let k = cannon_attacks(s, occ, cannons) & cands;
+                assert_eq!(cannon_hits(s, occ, cannons, cands), k);
+                let any = (chariot_attacks(s, occ) & chariots).any()
+                    || (cannon_attacks(s, occ, cannons) & cannon_cands).any();
+                assert_eq!(slider_attack(s, occ, chariots, cannon_cands, cannons), any);
+                hits[0] += c.any() as u32;
+                hits[1] += k.any() as u32;
+                hits[2] += any as u32;
+            }
+        }
+        // Every branch was reached many times both ways.
+        assert!(hits.iter().all(|&h| h > 10_000), "{hits:?}");
+    }
 }

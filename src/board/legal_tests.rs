@@ -176,3 +176,45 @@ fn no_move_is_legal_once_the_game_ended_by_rule() {
     let pos = after(START, RuleSet::Janggi, &["e2e2"]);
     assert!(is_legal(&pos, Move::pass(pos.king(Color::Han))));
 }
+
+/// The filter's shortcuts (moves passed untested, and in check moves
+/// dropped untested) against the exact test on every pseudo-legal move:
+/// the same moves, and the same bulk count, on random games rich in checks.
+#[test]
+fn the_filter_agrees_with_the_exact_test_on_every_pseudo_legal_move() {
+    let mut rng = Rng::new(33);
+    let mut checks = 0;
+    let mut list = MoveList::new();
+    for g in 0..128 {
+        let fen = setup_fen(Setup::ALL[g % 4], Setup::ALL[g / 4 % 4]);
+        let mut pos = Position::from_fen(&fen, RuleSet::Janggi).unwrap();
+        for _ in 0..150 {
+            perft_moves(&pos, &mut list);
+            let mut exact = Vec::new();
+            if !no_moves_by_rule(&pos) {
+                for_each_pseudo(&pos, Bitboard::ALL, |from, targets| {
+                    for to in targets {
+                        if exact_legal(&pos, from, to) {
+                            exact.push(Move::new(from, to));
+                        }
+                    }
+                });
+                if pass_legal(&pos) {
+                    exact.push(Move::pass(pos.king(pos.side_to_move())));
+                }
+            }
+            let listed: Vec<Move> = list.as_slice().to_vec();
+            let (mut a, mut b) = (listed.clone(), exact.clone());
+            a.sort_by_key(|m| (m.from().index(), m.to().index()));
+            b.sort_by_key(|m| (m.from().index(), m.to().index()));
+            assert_eq!(a, b, "{}", pos.to_fen());
+            assert_eq!(count_legal(&pos), exact.len() as u64, "{}", pos.to_fen());
+            checks += pos.in_check() as u32;
+            let Some(m) = capture_biased_move(&pos, &mut rng) else {
+                break;
+            };
+            pos.make(m);
+        }
+    }
+    assert!(checks > 300, "only {checks} positions in check");
+}
