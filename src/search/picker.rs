@@ -12,12 +12,13 @@
 //! subtrees of the moves before them taught (as in Stockfish).
 
 use super::ordering::{
-    capture_victim, moving_piece, mvv_lva, History, BAD_CAPTURE, GOOD_CAPTURE, KILLER, TT_SCORE,
+    capture_victim, moving_piece, mvv_lva, History, Prevs, BAD_CAPTURE, GOOD_CAPTURE, KILLER,
+    TT_SCORE,
 };
 use super::see::see_ge;
 use crate::board::movegen::Legal;
 use crate::board::moves::MAX_MOVES;
-use crate::board::{legal_moves, Move, MoveList, Piece, Position};
+use crate::board::{legal_moves, Move, MoveList, Position};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
@@ -43,7 +44,7 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
-    prev: Option<(Piece, Move)>,
+    prevs: Prevs,
     /// The stage's moves; below `n_bad`, the losing captures put aside
     /// (in points whose captures were already handed out), in the order
     /// they were found, which is their order by score.
@@ -64,15 +65,15 @@ impl MovePicker {
         tt_move: Option<Move>,
         hist: &History,
         ply: usize,
-        prev: Option<(Piece, Move)>,
+        prevs: Prevs,
     ) -> MovePicker {
         let mut p = MovePicker {
             stage: Stage::TtMove,
             legal: None,
             tt_move,
             killers: hist.killers[ply],
-            counter: hist.counter_move(prev),
-            prev,
+            counter: hist.counter_move(prevs),
+            prevs,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -293,7 +294,7 @@ impl MovePicker {
                 continue;
             }
             self.list.as_mut_slice()[n] = m;
-            self.scores[n] = hist.quiet_score(side, moving_piece(pos, m), m, self.prev);
+            self.scores[n] = hist.quiet_score(side, moving_piece(pos, m), m, self.prevs);
             n += 1;
         }
         self.list.truncate(n);
@@ -320,7 +321,7 @@ impl MovePicker {
             } else if Some(m) == self.counter {
                 KILLER
             } else {
-                hist.quiet_score(side, moving_piece(pos, m), m, self.prev)
+                hist.quiet_score(side, moving_piece(pos, m), m, self.prevs)
             };
         }
     }
