@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The SPRTs of issue 46's search patches, one after another, each by
+# scripts/lab/sprt.sh (so each resumes from its PGN, here or from
+# docs/runs/), each the patch's branch against the commit it sits on: a
+# bug fix as a non-regression test (elo0=-5 elo1=0), a new technique at
+# elo0=0 elo1=10, alpha 0.05 and beta 0.1 for both, at 2+0.02 (singular
+# extensions at 5+0.05), two games at once. A test that reached H0 or H1
+# is skipped; `status` prints every test's state from its JSON.
+#
+#   scripts/lab/search_queue.sh [run|status]     (default: run)
+#   ONLY="search-qs search-history" scripts/lab/search_queue.sh run
+#
+# Run it alone on the machine (one CPU-heavy job at a time); a run cut off
+# goes on where it stopped. `scripts/lab/keep_run.sh` then commits each
+# test's games to docs/runs/ so another machine resumes them too.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+step=${1:-run}
+FIX="elo0=-5 elo1=0 alpha=0.05 beta=0.1"
+TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
+
+# name  dev  base  bounds  clock  [the dev engine's options]. The table's
+# test began before the cheaper nodes (abca6a6) as acad204 against bacd0a4
+# and goes on as it began; every other branch sits on d665829, whose tree
+# is main's. The margins on the net's scale are one binary against itself,
+# MarginScale 71 (percent) against its default 100.
+queue() {
+    echo "search-tt acad204 bacd0a4 FIX 2+0.02"
+    echo "search-decided search-decided search-decided^ FIX 2+0.02"
+    echo "search-improving search-improving search-improving^ FIX 2+0.02"
+    echo "search-qs search-qs search-qs^ TECH 2+0.02"
+    echo "search-history search-history search-history^ TECH 2+0.02"
+    echo "search-conthist search-conthist search-conthist^ TECH 2+0.02"
+    echo "search-lmr-count search-lmr-count search-lmr-count^ TECH 2+0.02"
+    echo "search-lmr-captures search-lmr-captures search-lmr-captures^ TECH 2+0.02"
+    echo "search-lmr-cutnode search-lmr-cutnode search-lmr-cutnode^ TECH 2+0.02"
+    echo "search-lmr-ttcapture search-lmr-ttcapture search-lmr-ttcapture^ TECH 2+0.02"
+    echo "search-margins search-margins search-margins TECH 2+0.02 option.MarginScale=71"
+    echo "search-singular search-singular search-singular^ TECH 5+0.05"
+}
+
+json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
+    local tag=
+    [ -n "${3:-}" ] && tag=-$(tr -c 'A-Za-z0-9' '_' <<<"$3")
+    echo "target/sprt/runs/$(git rev-parse --short=12 "$1^{commit}")-$(git rev-parse --short=12 "$2^{commit}")$tag.json"
+}
+
+state_of() { # json -> continue, H0, H1 or "not started"
+    if [ ! -s "$1" ]; then
+        echo "not started"
+        return
+    fi
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d.get("sprt") or {}
+print(s.get("state", "?"), d.get("games_played", 0), "games, LLR %.2f" % s.get("llr", 0.0))
+' "$1"
+}
+
+decided() { case "$1" in *accepted*) return 0 ;; *) return 1 ;; esac }
+
+while read -r name dev base kind tc opts; do
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
+        continue
+    fi
+    json=$(json_of "$dev" "$base" "$opts")
+    state=$(state_of "$json")
+    case $step in
+    status) echo "$name: $state" ;;
+    run)
+        if decided "$state"; then
+            echo "search_queue: $name decided ($state)" >&2
+            continue
+        fi
+        bounds=$FIX
+        [ "$kind" = TECH ] && bounds=$TECH
+        echo "search_queue: $name ($dev against $base, $kind, $tc)" >&2
+        DEV_OPTS=$opts LIMIT="--tc $tc" BOUNDS=$bounds CONCURRENCY=2 scripts/lab/sprt.sh "$dev" "$base" >/dev/null
+        echo "search_queue: $name: $(state_of "$json")" >&2
+        ;;
+    *)
+        echo "usage: scripts/lab/search_queue.sh [run|status]" >&2
+        exit 2
+        ;;
+    esac
+done < <(queue)
