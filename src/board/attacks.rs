@@ -463,25 +463,51 @@ pub fn cannon_attacks(sq: Square, occ: Bitboard, cannons: Bitboard) -> Bitboard 
     Bitboard(att)
 }
 
+/// Calls `f(d, nearest)` for each line from `sq` that holds a point of
+/// `cands` and a piece, with the line's direction and its nearest piece,
+/// until `f` says stop; whether it did. The tests below walk only these
+/// lines: most lines from a general hold no enemy slider, and the attack
+/// tests of legality and check run for nearly every move.
+#[inline(always)]
+fn each_candidate_line(
+    sq: Square,
+    occ: Bitboard,
+    cands: u128,
+    mut f: impl FnMut(usize, usize) -> bool,
+) -> bool {
+    if LINES[sq.index()] & cands == 0 {
+        return false;
+    }
+    for i in 0..dir_count(sq) {
+        let d = dir_at(i);
+        let ray = RAYS[d][sq.index()];
+        if ray & cands == 0 {
+            continue;
+        }
+        let blockers = ray & occ.0;
+        if blockers != 0 && f(d, nearest(d, blockers)) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The piece beyond `first` on line `d`, if any.
+#[inline(always)]
+fn beyond(d: usize, first: usize, occ: Bitboard) -> Option<usize> {
+    let rest = RAYS[d][first] & occ.0;
+    (rest != 0).then(|| nearest(d, rest))
+}
+
 /// The pieces of `cands` a chariot on `sq` would reach: `chariot_attacks(sq,
 /// occ) & cands`, walking only the lines that hold a candidate.
 #[inline]
 pub fn chariot_hits(sq: Square, occ: Bitboard, cands: Bitboard) -> Bitboard {
-    if LINES[sq.index()] & cands.0 == 0 {
-        return Bitboard::EMPTY;
-    }
     let mut hits = 0u128;
-    for i in 0..dir_count(sq) {
-        let d = dir_at(i);
-        let ray = RAYS[d][sq.index()];
-        if ray & cands.0 == 0 {
-            continue;
-        }
-        let blockers = ray & occ.0;
-        if blockers != 0 {
-            hits |= 1u128 << nearest(d, blockers);
-        }
-    }
+    each_candidate_line(sq, occ, cands.0, |_, first| {
+        hits |= 1u128 << first;
+        false
+    });
     Bitboard(hits & cands.0)
 }
 
@@ -490,38 +516,23 @@ pub fn chariot_hits(sq: Square, occ: Bitboard, cands: Bitboard) -> Bitboard {
 /// lines that hold a candidate.
 #[inline]
 pub fn cannon_hits(sq: Square, occ: Bitboard, cannons: Bitboard, cands: Bitboard) -> Bitboard {
-    if LINES[sq.index()] & cands.0 == 0 {
-        return Bitboard::EMPTY;
-    }
     let mut hits = 0u128;
-    for i in 0..dir_count(sq) {
-        let d = dir_at(i);
-        let ray = RAYS[d][sq.index()];
-        if ray & cands.0 == 0 {
-            continue;
+    each_candidate_line(sq, occ, cands.0, |d, screen| {
+        // A cannon never screens a cannon.
+        if cannons.0 >> screen & 1 == 0 {
+            if let Some(target) = beyond(d, screen, occ) {
+                hits |= 1u128 << target;
+            }
         }
-        let blockers = ray & occ.0;
-        if blockers == 0 {
-            continue;
-        }
-        let screen = nearest(d, blockers);
-        if cannons.0 >> screen & 1 != 0 {
-            continue;
-        }
-        let second = RAYS[d][screen] & occ.0;
-        if second != 0 {
-            hits |= 1u128 << nearest(d, second);
-        }
-    }
+        false
+    });
     Bitboard(hits & cands.0)
 }
 
 /// Does a chariot of `chariots` or a cannon of `cannon_attackers` reach
 /// `sq`? The same answer as testing `chariot_attacks(sq, occ)` and
-/// `cannon_attacks(sq, occ, cannons)` against them (attacks are symmetric),
-/// but only the lines that hold one of them are walked, and each only as
-/// far as it must: the attack tests of legality and check ask this for
-/// nearly every move, and most lines from a general hold no enemy slider.
+/// `cannon_attacks(sq, occ, cannons)` against them (attacks are
+/// symmetric), each line walked only as far as it must.
 #[inline]
 pub fn slider_attack(
     sq: Square,
@@ -530,31 +541,11 @@ pub fn slider_attack(
     cannon_attackers: Bitboard,
     cannons: Bitboard,
 ) -> bool {
-    let sliders = chariots.0 | cannon_attackers.0;
-    for i in 0..dir_count(sq) {
-        let d = dir_at(i);
-        let ray = RAYS[d][sq.index()];
-        if ray & sliders == 0 {
-            continue;
-        }
-        let blockers = ray & occ.0;
-        if blockers == 0 {
-            continue;
-        }
-        let first = nearest(d, blockers);
-        if chariots.0 >> first & 1 != 0 {
-            return true;
-        }
-        // A cannon never screens a cannon.
-        if cannons.0 >> first & 1 != 0 {
-            continue;
-        }
-        let second = RAYS[d][first] & occ.0;
-        if second != 0 && cannon_attackers.0 >> nearest(d, second) & 1 != 0 {
-            return true;
-        }
-    }
-    false
+    each_candidate_line(sq, occ, chariots.0 | cannon_attackers.0, |d, first| {
+        chariots.0 >> first & 1 != 0
+            || (cannons.0 >> first & 1 == 0
+                && beyond(d, first, occ).is_some_and(|s| cannon_attackers.0 >> s & 1 != 0))
+    })
 }
 
 #[inline]
