@@ -11,19 +11,23 @@ impl Searcher<'_> {
     /// Makes `m` on the position and, with NNUE, pushes its accumulators.
     #[inline]
     pub(super) fn make(&mut self, m: Move) {
-        if let Some(acc) = self.acc.as_mut() {
-            acc.push(&self.pos, m);
-        }
+        self.push_accumulators(m);
         self.pos.make(m);
     }
 
     /// `make` with `gives_check` the answer of `Position::gives_check(m)`.
     #[inline]
     pub(super) fn make_giving_check(&mut self, m: Move, gives_check: bool) {
+        self.push_accumulators(m);
+        self.pos.make_giving_check(m, gives_check);
+    }
+
+    /// With NNUE, notes `m` in the accumulators (before it is made).
+    #[inline]
+    fn push_accumulators(&mut self, m: Move) {
         if let Some(acc) = self.acc.as_mut() {
             acc.push(&self.pos, m);
         }
-        self.pos.make_giving_check(m, gives_check);
     }
 
     #[inline]
