@@ -12,7 +12,8 @@
 //! subtrees of the moves before them taught (as in Stockfish).
 
 use super::ordering::{
-    capture_victim, moving_piece, mvv_lva, History, BAD_CAPTURE, GOOD_CAPTURE, KILLER, TT_SCORE,
+    capture_victim, first_best, moving_piece, mvv_lva, History, BAD_CAPTURE, GOOD_CAPTURE, KILLER,
+    TT_SCORE,
 };
 use super::see::see_ge;
 use crate::board::movegen::Legal;
@@ -59,6 +60,9 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
+    // Inlined into the search's one call, so that the picker (two
+    // kilobytes) is built in the node's frame instead of copied there.
+    #[inline(always)]
     pub fn new(
         pos: &Position,
         tt_move: Option<Move>,
@@ -68,7 +72,8 @@ impl MovePicker {
     ) -> MovePicker {
         let mut p = MovePicker {
             stage: Stage::TtMove,
-            legal: None,
+            // Built in place: `Legal` is a few hundred bytes.
+            legal: (!pos.in_check()).then(|| Legal::new(pos)),
             tt_move,
             killers: hist.killers[ply],
             counter: hist.counter_move(prev),
@@ -84,12 +89,9 @@ impl MovePicker {
         // generating them all: a legal pass proves it. Outside check a pass
         // is legal in every rule set unless the game's history bans it
         // (KJA); then, and in check (evasions are few), generate everything.
-        let legal = (!pos.in_check()).then(|| Legal::new(pos));
-        if let Some(legal) =
-            legal.filter(|l| l.is_legal(pos, Move::pass(pos.king(pos.side_to_move()))))
-        {
-            p.legal = Some(legal);
-        } else {
+        let pass = Move::pass(pos.king(pos.side_to_move()));
+        if !p.legal.as_ref().is_some_and(|l| l.is_legal(pos, pass)) {
+            p.legal = None;
             p.stage = Stage::All;
             legal_moves(pos, &mut p.list);
             p.score_all(pos, hist);
@@ -126,13 +128,7 @@ impl MovePicker {
                     // a key collision): it is in no list below either.
                     self.tt_move = None;
                 }
-                Stage::GenCaptures => {
-                    if let Some(legal) = &mut self.legal {
-                        legal.captures(pos, &mut self.list);
-                    }
-                    self.score_captures(pos);
-                    self.stage = Stage::Captures;
-                }
+                Stage::GenCaptures => self.gen_captures(pos),
                 Stage::Captures => {
                     let Some(i) = self.select() else {
                         self.stage = Stage::Killer0;
@@ -168,16 +164,7 @@ impl MovePicker {
                         return Some((m, KILLER));
                     }
                 }
-                Stage::GenQuiets => {
-                    self.list.truncate(self.n_bad);
-                    self.next = self.n_bad;
-                    if let Some(legal) = &self.legal {
-                        legal.quiets(pos, &mut self.list);
-                    }
-                    self.score_quiets(pos, hist);
-                    self.skipped = self.skip_quiets;
-                    self.stage = Stage::Quiets;
-                }
+                Stage::GenQuiets => self.gen_quiets(pos, hist),
                 Stage::Quiets => {
                     self.drop_skipped(pos);
                     if let Some(i) = self.select() {
@@ -203,6 +190,30 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    // The two generation stages stay out of line: inlined, their setup
+    // (counts and masks of the position) was hoisted to the top of `next`
+    // and paid on every call, though each runs once a node.
+    #[inline(never)]
+    fn gen_captures(&mut self, pos: &Position) {
+        if let Some(legal) = &mut self.legal {
+            legal.captures(pos, &mut self.list);
+        }
+        self.score_captures(pos);
+        self.stage = Stage::Captures;
+    }
+
+    #[inline(never)]
+    fn gen_quiets(&mut self, pos: &Position, hist: &History) {
+        self.list.truncate(self.n_bad);
+        self.next = self.n_bad;
+        if let Some(legal) = &self.legal {
+            legal.quiets(pos, &mut self.list);
+        }
+        self.score_quiets(pos, hist);
+        self.skipped = self.skip_quiets;
+        self.stage = Stage::Quiets;
     }
 
     #[inline]
@@ -252,12 +263,7 @@ impl MovePicker {
         if first >= n {
             return None;
         }
-        let mut best = first;
-        for i in first + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        let best = first + first_best(&self.scores[first..n]);
         if best != first {
             self.list.as_mut_slice()[first..=best].rotate_right(1);
             self.scores[first..=best].rotate_right(1);

@@ -295,3 +295,20 @@ fn skipping_quiet_moves_keeps_the_pass_that_accepts_a_bikjang() {
         );
     }
 }
+
+#[test]
+fn first_best_is_the_first_of_the_highest_scores() {
+    let mut rng = Rng::new(11);
+    for _ in 0..2000 {
+        let n = 1 + rng.below(70);
+        // Few distinct values, so that ties are the rule.
+        let scores: Vec<i32> = (0..n).map(|_| rng.below(5) as i32 - 2).collect();
+        let mut best = 0;
+        for i in 1..n {
+            if scores[i] > scores[best] {
+                best = i;
+            }
+        }
+        assert_eq!(first_best(&scores), best, "{scores:?}");
+    }
+}

@@ -17,7 +17,7 @@ use super::see::see_ge;
 use super::time::TimeManager;
 use super::tt::{TranspositionTable, TtHit};
 use super::{Ablation, Bound, Control};
-use crate::board::{legal_captures, legal_moves, Move, MoveList, Piece, PieceKind, Position};
+use crate::board::{legal_captures, legal_moves, Move, Piece, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What all threads of one search share.
@@ -666,9 +666,7 @@ impl<'a> Searcher<'a> {
         tt_move: Option<Move>,
         cut: bool,
     ) -> Option<i32> {
-        let mut list = MoveList::new();
-        legal_captures(&self.pos, &mut list);
-        let mut picker = Picker::captures(&self.pos, list, tt_move);
+        let mut picker = Picker::new(&self.pos, tt_move, legal_captures);
         let mut tries = 0;
         while let Some((m, _)) = picker.pick() {
             if tries >= 2 + 2 * cut as usize {
@@ -737,13 +735,14 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let mut list = MoveList::new();
+        let tt_move = tt.and_then(|t| t.mv);
+        let mut picker;
         let mut best;
         let mut stand;
         let mut raw = 0;
         if in_check {
-            legal_moves(&self.pos, &mut list);
-            if list.is_empty() {
+            picker = Picker::new(&self.pos, tt_move, legal_moves);
+            if picker.list.is_empty() {
                 return -MATE + ply as i32;
             }
             best = -INF;
@@ -765,10 +764,8 @@ impl<'a> Searcher<'a> {
                 return best;
             }
             alpha = alpha.max(best);
-            legal_captures(&self.pos, &mut list);
+            picker = Picker::new(&self.pos, tt_move, legal_captures);
         }
-        let tt_move = tt.and_then(|t| t.mv);
-        let mut picker = Picker::captures(&self.pos, list, tt_move);
         let mut best_move = None;
         while let Some((m, _)) = picker.pick() {
             if !in_check {
