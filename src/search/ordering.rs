@@ -146,9 +146,8 @@ pub struct Picker {
 
 impl Picker {
     /// The moves `generate` lists, by MVV-LVA, the table move first (the
-    /// captures, or every evasion in check). The list is made in place:
-    /// built apart and moved in, its kilobyte and a half was copied at
-    /// every quiescence node.
+    /// captures, or every evasion in check). `generate` fills the picker's
+    /// own list, so no list built apart is moved in.
     #[inline(always)]
     pub fn new(
         pos: &Position,
