@@ -21,8 +21,8 @@
 # BASE is nets/nn-abc4e3e48b16.jnn unless told: the net the second
 # generation is measured against (it played gen2's games). Each shipped net
 # since (nn-013b8d4f0298, nn-074c3c36faf5, then nn-27f44730272b) passed this
-# gate against it; a later candidate passes it against the shipped net too:
-# BASE=nets/nn-27f44730272b.jnn.
+# gate against it; a later candidate passes it against the shipped net too
+# (nn-239453d7ff50 against nn-27f44730272b): BASE=nets/nn-239453d7ff50.jnn.
 set -euo pipefail
 CAND=${1:?candidate net}
 STEP=${2:-all}

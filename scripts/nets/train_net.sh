@@ -7,9 +7,9 @@
 # binary reads it (`janggun datagen recipe`, `janggun train --recipe`); this
 # script only runs it.
 #
-#   scripts/nets/train_net.sh [janggun binary]                  the embedded net, nn-27f44730272b
-#   NET=074c3c36faf5 scripts/nets/train_net.sh [janggun binary] another net of nets/ (013b8d4f0298,
-#                                                               abc4e3e48b16, c7f2d971be0b)
+#   scripts/nets/train_net.sh [janggun binary]                  the embedded net, nn-239453d7ff50
+#   NET=27f44730272b scripts/nets/train_net.sh [janggun binary] another net of nets/ (074c3c36faf5,
+#                                                               013b8d4f0298, abc4e3e48b16, c7f2d971be0b)
 #   RECIPE=FILE scripts/nets/train_net.sh [janggun binary]      any recipe (a toy-scale trial, say)
 #
 # Where a recipe gives the signature of the search that played a group of
@@ -45,7 +45,7 @@ if [ "${1:-}" = --shard ]; then
 else
     BIN=${1:-target/release/janggun}
 fi
-NET=${NET:-27f44730272b}
+NET=${NET:-239453d7ff50}
 RECIPE=${RECIPE:-nets/nn-$NET.recipe}
 DATA=${DATA:-target/nnue-data}
 STORE=${STORE:-nets/data}

@@ -6,8 +6,8 @@ use once_cell::sync::Lazy;
 use std::sync::Arc;
 
 /// The embedded file's name; its hash part is checked by a test.
-pub const NAME: &str = "nn-27f44730272b.jnn";
-static BYTES: &[u8] = include_bytes!("../../nets/nn-27f44730272b.jnn");
+pub const NAME: &str = "nn-239453d7ff50.jnn";
+static BYTES: &[u8] = include_bytes!("../../nets/nn-239453d7ff50.jnn");
 
 static NET: Lazy<Result<Arc<Network>, String>> =
     Lazy::new(|| Network::from_bytes(BYTES).map(Arc::new));

@@ -294,6 +294,7 @@ fn random_positions(seed: u64, plies: usize) -> Vec<Position> {
 fn the_shipped_version_1_nets_load_unchanged_and_evaluate_as_their_format_says() {
     let positions = random_positions(3, 120);
     for (file, hidden) in [
+        ("nn-239453d7ff50.jnn", 512),
         ("nn-27f44730272b.jnn", 512),
         ("nn-074c3c36faf5.jnn", 512),
         ("nn-013b8d4f0298.jnn", 256),

@@ -27,12 +27,12 @@ use crate::nnue::layout::{Activation, InputBuckets};
 use std::path::{Path, PathBuf};
 
 /// The embedded net's recipe, which is also `janggun train`'s defaults.
-pub const SHIPPED: &str = include_str!("../../nets/nn-27f44730272b.recipe");
-pub const SHIPPED_PATH: &str = "nets/nn-27f44730272b.recipe";
+pub const SHIPPED: &str = include_str!("../../nets/nn-239453d7ff50.recipe");
+pub const SHIPPED_PATH: &str = "nets/nn-239453d7ff50.recipe";
 
 /// A recipe is a few kilobytes; anything far larger is not one.
 const MAX_BYTES: u64 = 1 << 20;
-/// Shards one recipe may name (the largest so far names 60).
+/// Shards one recipe may name (the largest so far, the embedded net's, names 188).
 const MAX_SHARDS: u64 = 100_000;
 
 /// The trainer's settings a recipe fixes: everything of `TrainConfig` but
@@ -528,14 +528,16 @@ mod tests {
     #[test]
     fn the_shipped_recipe_is_the_embedded_nets() {
         let r = Recipe::shipped().unwrap();
-        assert_eq!(r.net.as_deref(), Some("nn-27f44730272b"));
+        assert_eq!(r.net.as_deref(), Some("nn-239453d7ff50"));
         let names: Vec<String> = r.shards().map(|(g, s)| g.shard_name(s)).collect();
-        assert_eq!(names.len(), 8 + 44 + 16);
+        assert_eq!(names.len(), 8 + 44 + 16 + 120);
         assert_eq!(names[0], "gen1_seed11.bin");
         assert_eq!(names[8], "gen2_seed101.bin");
         assert_eq!(names[51], "gen2_seed144.bin");
         assert_eq!(names[52], "gen2_seed165.bin");
-        assert_eq!(names.last().unwrap(), "gen2_seed180.bin");
+        assert_eq!(names[67], "gen2_seed180.bin");
+        assert_eq!(names[68], "gen3_seed301.bin");
+        assert_eq!(names.last().unwrap(), "gen3_seed420.bin");
         let t = &r.train;
         assert_eq!(
             (t.hidden, t.activation, t.buckets),
