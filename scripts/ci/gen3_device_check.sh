@@ -3,7 +3,7 @@
 # few seconds (two shards cut short, parked, in one tar), `join` into a
 # store, `gen3.sh data` resuming them from the store to the end, and the
 # result the same bytes as shards played here in one go by the settings of
-# scripts/nets/gen3.recipe.
+# nets/nn-239453d7ff50.recipe.
 #
 #   scripts/ci/gen3_device_check.sh [BIN]   (default target/release/janggun)
 set -euo pipefail
@@ -36,8 +36,8 @@ while IFS= read -r a; do
     else
         args+=("$a")
     fi
-done < <("$bin" datagen recipe scripts/nets/gen3.recipe gen3_seed301.bin)
-[ "${#args[@]}" -gt 10 ] || { echo "gen3_device_check: no gen3 settings in scripts/nets/gen3.recipe" >&2; exit 1; }
+done < <("$bin" datagen recipe nets/nn-239453d7ff50.recipe gen3_seed301.bin)
+[ "${#args[@]}" -gt 10 ] || { echo "gen3_device_check: no gen3 settings in nets/nn-239453d7ff50.recipe" >&2; exit 1; }
 for seed in $seeds; do
     "$bin" datagen "${args[@]}" --seed "$seed" --positions "$shard" --out "$t/fresh$seed.bin" 2>/dev/null &
 done
