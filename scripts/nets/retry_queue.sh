@@ -25,12 +25,13 @@ RECIPE=${RECIPE:-nets/nn-239453d7ff50.recipe}
 ROOT=${ROOT:-target/retry}
 export BIN
 
-# name, then the trainer's arguments that differ from the recipe's.
+# name, then the trainer's arguments that differ from the recipe's; the
+# cheaper trainings first.
 variants() {
-    echo "hidden768 --hidden 768"
-    echo "hidden1024 --hidden 1024"
     echo "screlu --activation screlu"
     echo "buckets8 --buckets 8"
+    echo "hidden768 --hidden 768"
+    echo "hidden1024 --hidden 1024"
     echo "palace6 --input-buckets palace6 --factorize true"
 }
 
