@@ -7,8 +7,15 @@
 # extensions at 5+0.05), two games at once. A test that reached H0 or H1
 # is skipped; `status` prints every test's state from its JSON.
 #
-#   scripts/lab/search_queue.sh [run|status]     (default: run)
+#   scripts/lab/search_queue.sh [run|status|screen|screen-status]     (default: run)
 #   ONLY="search-qs search-history" scripts/lab/search_queue.sh run
+#
+# `screen` runs the same tests, with the same bounds, at SCREEN_NODES
+# (5000) nodes a move instead of the clock: about twelve times as many games
+# an hour, so a patch that clearly gains or loses shows it within the hour,
+# while a level one still takes long (see docs/RESULTS.md). A screen does not
+# decide a patch; it orders the clock's tests. Its files carry the tag
+# n<NODES> and never mix with the clock's.
 #
 # Run it alone on the machine (one CPU-heavy job at a time); a run cut off
 # goes on where it stopped. `scripts/lab/keep_run.sh` then commits each
@@ -39,10 +46,14 @@ queue() {
     echo "search-singular search-singular search-singular^ TECH 5+0.05"
 }
 
+SCREEN_NODES=${SCREEN_NODES:-5000}
+run_tag=
+case $step in screen | screen-status) run_tag=n$SCREEN_NODES ;; esac
+
 json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
     local tag=
     [ -n "${3:-}" ] && tag=-$(tr -c 'A-Za-z0-9' '_' <<<"$3")
-    echo "target/sprt/runs/$(git rev-parse --short=12 "$1^{commit}")-$(git rev-parse --short=12 "$2^{commit}")$tag.json"
+    echo "target/sprt/runs/$(git rev-parse --short=12 "$1^{commit}")-$(git rev-parse --short=12 "$2^{commit}")$tag${run_tag:+-$run_tag}.json"
 }
 
 state_of() { # json -> continue, H0, H1 or "not started"
@@ -67,20 +78,23 @@ while read -r name dev base kind tc opts; do
     json=$(json_of "$dev" "$base" "$opts")
     state=$(state_of "$json")
     case $step in
-    status) echo "$name: $state" ;;
-    run)
+    status | screen-status) echo "$name: $state" ;;
+    run | screen)
         if decided "$state"; then
             echo "search_queue: $name decided ($state)" >&2
             continue
         fi
         bounds=$FIX
         [ "$kind" = TECH ] && bounds=$TECH
-        echo "search_queue: $name ($dev against $base, $kind, $tc)" >&2
-        DEV_OPTS=$opts LIMIT="--tc $tc" BOUNDS=$bounds CONCURRENCY=2 scripts/lab/sprt.sh "$dev" "$base" >/dev/null
+        limit="--tc $tc"
+        [ "$step" = screen ] && limit="--nodes $SCREEN_NODES"
+        echo "search_queue: $name ($dev against $base, $kind, ${limit#--})" >&2
+        DEV_OPTS=$opts LIMIT=$limit RUN_TAG=$run_tag BOUNDS=$bounds CONCURRENCY=2 \
+            scripts/lab/sprt.sh "$dev" "$base" </dev/null >/dev/null
         echo "search_queue: $name: $(state_of "$json")" >&2
         ;;
     *)
-        echo "usage: scripts/lab/search_queue.sh [run|status]" >&2
+        echo "usage: scripts/lab/search_queue.sh [run|status|screen|screen-status]" >&2
         exit 2
         ;;
     esac

@@ -28,7 +28,9 @@ tag=${DEV_OPTS:+-$(tr -c 'A-Za-z0-9' '_' <<<"$DEV_OPTS")}
 # A file name holds 255 bytes: a long option list (a tuning run's values) is
 # named by its checksum, and the list itself goes into the log.
 [ ${#tag} -gt 100 ] && tag=-opts_$(printf '%s' "$DEV_OPTS" | sha1sum | cut -c1-12)
-name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")$tag
+# RUN_TAG names a test of the same pair under other conditions (a screen at
+# fixed nodes beside the clock's test), so that neither resumes the other.
+name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")$tag${RUN_TAG:+-$RUN_TAG}
 mkdir -p "$root/runs"
 out=$root/runs/$name
 restore_run "$out"
