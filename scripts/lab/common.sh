@@ -37,3 +37,23 @@ restore_kept() { # target/sprt/.../<name>.<pgn|log>
 restore_run() { # target/sprt/.../<name> (no extension): its PGN
     restore_kept "$1.pgn"
 }
+
+# An SPRT's state from the match's JSON, one line: "H1 accepted, 4488
+# games, 2322-0-2166, +12.1 +/- 9.3 Elo, LLR 2.91, pentanomial [...]"
+# (continue, H0 accepted or H1 accepted first), or the second argument
+# where the match has not begun.
+sprt_state() { # json [what to say with none]
+    if [ ! -s "$1" ]; then
+        echo "${2:-not started}"
+        return
+    fi
+    python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d.get("sprt") or {}
+e = d["engines"][0]
+print("%s, %d games, %d-%d-%d, %+.1f +/- %.1f Elo, LLR %.2f, pentanomial %s" % (
+    s.get("state", "?"), d.get("games_played", 0), e["wins"], e["draws"], e["losses"],
+    e["elo"], e["elo_error95"], s.get("llr", 0.0), e["pentanomial"]))
+' "$1"
+}

@@ -57,18 +57,10 @@ json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
     echo "target/sprt/runs/$(git rev-parse --short=12 "$1^{commit}")-$(git rev-parse --short=12 "$2^{commit}")$tag${run_tag:+-$run_tag}.json"
 }
 
-state_of() { # json -> continue, H0, H1 or "not started"
-    if [ ! -s "$1" ]; then
-        echo "not started"
-        return
-    fi
-    python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-s = d.get("sprt") or {}
-print(s.get("state", "?"), d.get("games_played", 0), "games, LLR %.2f" % s.get("llr", 0.0))
-' "$1"
-}
+# shellcheck source=scripts/lab/common.sh
+. scripts/lab/common.sh
+
+state_of() { sprt_state "$1"; }
 
 decided() { case "$1" in *accepted*) return 0 ;; *) return 1 ;; esac }
 

@@ -47,21 +47,7 @@ gate_json() { # net -> the JSON of its screen (net_gate.sh's naming)
     echo "$ROOT/gate/$(basename "$1" .jnn)-vs-$(basename "$BASE" .jnn)-sprt.json"
 }
 
-state_of() { # json -> continue, H0, H1 or "not started"
-    if [ ! -s "$1" ]; then
-        echo "not screened"
-        return
-    fi
-    python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-s = d.get("sprt") or {}
-e = d["engines"][0]
-print("%s, %d games, %d-%d-%d, %+.1f +/- %.1f Elo, LLR %.2f, pentanomial %s" % (
-    s.get("state", "?"), d.get("games_played", 0), e["wins"], e["draws"], e["losses"],
-    e["elo"], e["elo_error95"], s.get("llr", 0.0), e["pentanomial"]))
-' "$1"
-}
+state_of() { sprt_state "$1" "not screened"; }
 
 train() { # name, directory, trainer arguments...
     local name=$1 dir=$2 files ckpt resume=()
