@@ -5,6 +5,7 @@
 //! random`, `net loss` (the gate metric) and `bench --net`; and a short
 //! `janggun train` of every architecture on data `janggun datagen` makes.
 
+use janggun::nnue::embedded::NAME as EMBEDDED;
 use janggun::nnue::layout::{Activation, Arch, Block, Header, InputBuckets, QA, QB};
 use janggun::nnue::Network;
 use janggun::train::gate::GATE_K;
@@ -214,11 +215,12 @@ fn eval_file_takes_both_versions_and_refuses_hostile_nets_keeping_the_last() {
 #[test]
 fn net_info_prints_the_header() {
     let dir = scratch("info");
-    let p = shipped("nn-239453d7ff50.jnn").display().to_string();
+    let p = shipped(EMBEDDED).display().to_string();
     let (ok, out, err) = run(&dir, &["net", "info", &p]);
     assert!(ok, "{err}");
+    let name_line = format!("name {EMBEDDED}");
     for want in [
-        "name nn-239453d7ff50.jnn",
+        name_line.as_str(),
         "version 1",
         "hidden 512",
         "activation crelu",
@@ -227,7 +229,7 @@ fn net_info_prints_the_header() {
         assert!(out.lines().any(|l| l == want), "{want}: {out}");
     }
     // The embedded net by its name, no file needed.
-    let (ok, by_name, _) = run(&dir, &["net", "info", "nn-239453d7ff50.jnn"]);
+    let (ok, by_name, _) = run(&dir, &["net", "info", EMBEDDED]);
     assert!(ok && by_name == out, "{by_name}");
     let path = random_screlu_net(&dir, &[]);
     let (ok, out, _) = run(&dir, &["net", "info", &path]);
@@ -416,7 +418,7 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
     // (sigmoid(eval / K) - sigmoid(score / K))^2, eval the net's own.
     use janggun::train::record::{Flags, Meta, Sample};
     let recs = janggun::train::datafile::read_file(&dir.join("val.bin")).unwrap();
-    let net = Network::load(&shipped("nn-239453d7ff50.jnn")).unwrap();
+    let net = Network::load(&shipped(EMBEDDED)).unwrap();
     let sig = |x: f64| 1.0 / (1.0 + (-x / GATE_K as f64).exp());
     let mut seen = std::collections::HashSet::new();
     let kept: Vec<Sample> = recs
@@ -441,13 +443,13 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
         })
         .sum::<f64>()
         / kept.len() as f64;
-    let shipped_gate = gate(&shipped("nn-239453d7ff50.jnn").display().to_string());
+    let shipped_gate = gate(&shipped(EMBEDDED).display().to_string());
     assert!(
         (shipped_gate - want).abs() < 1e-6,
         "{shipped_gate} vs {want}"
     );
     // The embedded net by name is the same net.
-    assert_eq!(gate("nn-239453d7ff50.jnn"), shipped_gate);
+    assert_eq!(gate(EMBEDDED), shipped_gate);
     // Trained nets score far better than an untrained one.
     let (_, untrained, _) = run(&dir, &["net", "random", "--out-dir", "."]);
     let untrained = gate(untrained.trim());
@@ -457,7 +459,7 @@ fn train_every_architecture_briefly_and_measure_nets_on_the_gate() {
         "{shipped_gate} {older} {untrained}"
     );
     // The gate needs data it can read.
-    let (ok, _, err) = run(&dir, &["net", "loss", "nn-239453d7ff50.jnn", "nothing.bin"]);
+    let (ok, _, err) = run(&dir, &["net", "loss", EMBEDDED, "nothing.bin"]);
     assert!(!ok && err.contains("nothing.bin"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }

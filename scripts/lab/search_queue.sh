@@ -60,8 +60,6 @@ json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
 # shellcheck source=scripts/lab/common.sh
 . scripts/lab/common.sh
 
-state_of() { sprt_state "$1"; }
-
 decided() { case "$1" in *accepted*) return 0 ;; *) return 1 ;; esac }
 
 while read -r name dev base kind tc opts; do
@@ -69,7 +67,7 @@ while read -r name dev base kind tc opts; do
         continue
     fi
     json=$(json_of "$dev" "$base" "$opts")
-    state=$(state_of "$json")
+    state=$(sprt_state "$json")
     case $step in
     status | screen-status) echo "$name: $state" ;;
     run | screen)
@@ -84,7 +82,7 @@ while read -r name dev base kind tc opts; do
         echo "search_queue: $name ($dev against $base, $kind, ${limit#--})" >&2
         DEV_OPTS=$opts LIMIT=$limit RUN_TAG=$run_tag BOUNDS=$bounds CONCURRENCY=2 \
             scripts/lab/sprt.sh "$dev" "$base" </dev/null >/dev/null
-        echo "search_queue: $name: $(state_of "$json")" >&2
+        echo "search_queue: $name: $(sprt_state "$json")" >&2
         ;;
     *)
         echo "usage: scripts/lab/search_queue.sh [run|status|screen|screen-status]" >&2
