@@ -27,13 +27,15 @@ FIX="elo0=-5 elo1=0 alpha=0.05 beta=0.1"
 TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 
 # name  dev  base  bounds  clock  [the dev engine's options]; `improving`
-# first, as its screen passed (+12.1 at 5000 nodes, docs/RESULTS.md). The table's
+# first, as its screen passed (+12.1 at 5000 nodes, 9c4d9df against 23983d3,
+# docs/RESULTS.md); its clock test is the same patch on main with the gen3
+# net (search-improving-main, 3e43ef3, against 3776760). The table's
 # test began before the cheaper nodes (abca6a6) as acad204 against bacd0a4
 # and goes on as it began; every other branch sits on d665829, whose tree
 # is main's. The margins on the net's scale are one binary against itself,
 # MarginScale 71 (percent) against its default 100.
 queue() {
-    echo "search-improving search-improving search-improving^ FIX 2+0.02"
+    echo "search-improving search-improving-main 3776760 FIX 2+0.02"
     echo "search-tt acad204 bacd0a4 FIX 2+0.02"
     echo "search-decided search-decided search-decided^ FIX 2+0.02"
     echo "search-qs search-qs search-qs^ TECH 2+0.02"
