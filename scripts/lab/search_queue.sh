@@ -29,13 +29,14 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 # name  dev  base  bounds  clock  [the dev engine's options]; `improving`
 # first, as its screen passed (+12.1 at 5000 nodes, 9c4d9df against 23983d3,
 # docs/RESULTS.md); its clock test is the same patch on main with the gen3
-# net (search-improving-main, 3e43ef3, against 3776760). The table's
+# net (3e43ef3 on the branch search-improving-main, against 3776760; by hash,
+# as a clone has the branch only as origin/search-improving-main). The table's
 # test began before the cheaper nodes (abca6a6) as acad204 against bacd0a4
 # and goes on as it began; every other branch sits on d665829, whose tree
 # is main's. The margins on the net's scale are one binary against itself,
 # MarginScale 71 (percent) against its default 100.
 queue() {
-    echo "search-improving search-improving-main 3776760 FIX 2+0.02"
+    echo "search-improving 3e43ef3 3776760 FIX 2+0.02"
     echo "search-tt acad204 bacd0a4 FIX 2+0.02"
     echo "search-decided search-decided search-decided^ FIX 2+0.02"
     echo "search-qs search-qs search-qs^ TECH 2+0.02"
@@ -53,10 +54,18 @@ SCREEN_NODES=${SCREEN_NODES:-5000}
 run_tag=
 case $step in screen | screen-status) run_tag=n$SCREEN_NODES ;; esac
 
+# The patches' branches are local branches where they were made and
+# origin/<branch> in a clone: a ref is tried as given, then under origin/.
+commit_of() { # ref -> its commit, 12 digits
+    git rev-parse -q --verify --short=12 "$1^{commit}" ||
+        git rev-parse -q --verify --short=12 "origin/$1^{commit}" ||
+        { echo "search_queue: no commit $1 (nor origin/$1)" >&2 && return 1; }
+}
+
 json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
     local tag=
     [ -n "${3:-}" ] && tag=-$(tr -c 'A-Za-z0-9' '_' <<<"$3")
-    echo "target/sprt/runs/$(git rev-parse --short=12 "$1^{commit}")-$(git rev-parse --short=12 "$2^{commit}")$tag${run_tag:+-$run_tag}.json"
+    echo "target/sprt/runs/$1-$2$tag${run_tag:+-$run_tag}.json"
 }
 
 # shellcheck source=scripts/lab/common.sh
@@ -68,6 +77,8 @@ while read -r name dev base kind tc opts; do
     if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then
         continue
     fi
+    dev=$(commit_of "$dev")
+    base=$(commit_of "$base")
     json=$(json_of "$dev" "$base" "$opts")
     state=$(sprt_state "$json")
     case $step in
