@@ -6,9 +6,17 @@
 
 root=${root:-$PWD/target/sprt}
 
-build() { # commit -> path of its binary (target/sprt/<commit>/janggun)
+# The patches' branches are local branches where they were made and
+# origin/<branch> in a clone: a ref is tried as given, then under origin/.
+commit_of() { # ref -> its commit, 12 digits
+    git rev-parse -q --verify --short=12 "$1^{commit}" ||
+        git rev-parse -q --verify --short=12 "origin/$1^{commit}" ||
+        { echo "no commit $1 (nor origin/$1)" >&2 && return 1; }
+}
+
+build() { # ref -> path of its binary (target/sprt/<commit>/janggun)
     local c dir
-    c=$(git rev-parse --short=12 "$1^{commit}")
+    c=$(commit_of "$1")
     dir=$root/$c
     if [ ! -x "$dir/janggun" ]; then
         rm -rf "$root/src-$c"

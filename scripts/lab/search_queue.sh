@@ -54,14 +54,6 @@ SCREEN_NODES=${SCREEN_NODES:-5000}
 run_tag=
 case $step in screen | screen-status) run_tag=n$SCREEN_NODES ;; esac
 
-# The patches' branches are local branches where they were made and
-# origin/<branch> in a clone: a ref is tried as given, then under origin/.
-commit_of() { # ref -> its commit, 12 digits
-    git rev-parse -q --verify --short=12 "$1^{commit}" ||
-        git rev-parse -q --verify --short=12 "origin/$1^{commit}" ||
-        { echo "search_queue: no commit $1 (nor origin/$1)" >&2 && return 1; }
-}
-
 json_of() { # dev base [opts] -> the test's JSON path (sprt.sh's naming)
     local tag=
     [ -n "${3:-}" ] && tag=-$(tr -c 'A-Za-z0-9' '_' <<<"$3")
