@@ -88,6 +88,7 @@ impl Searcher<'_> {
     ) -> i32 {
         self.nodes += 1;
         self.pv_len[0] = 0;
+        self.set_root_eval();
         let mut best = -INF;
         let in_check = self.pos.in_check();
         for i in pv_idx..self.root_moves.len() {

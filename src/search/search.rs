@@ -56,6 +56,9 @@ pub struct RootMove {
     pub nodes: u64,
 }
 
+/// The static evaluation of a node in check, which has none.
+const NO_EVAL: i32 = -INF;
+
 #[derive(Copy, Clone, Default)]
 pub(super) struct Frame {
     eval: i32,
@@ -198,6 +201,33 @@ impl<'a> Searcher<'a> {
         (self.margin(m::CORR_WEIGHT) != 0).then(|| Slots::of(&self.pos, self.prev_move(ply)))
     }
 
+    /// Whether the static evaluation `eval` at `ply` is better than at the
+    /// side's previous node. A node in check has none (`NO_EVAL`): then the
+    /// node two moves back answers, and if it too was in check the side is
+    /// taken to be improving, as Stockfish does.
+    #[inline]
+    fn improving(&self, ply: usize, eval: i32) -> bool {
+        if ply < 2 {
+            return false;
+        }
+        let before = self.stack[ply - 2].eval;
+        if before != NO_EVAL {
+            return eval > before;
+        }
+        ply >= 4 && (self.stack[ply - 4].eval == NO_EVAL || eval > self.stack[ply - 4].eval)
+    }
+
+    /// The root's static evaluation, as the nodes two plies down compare
+    /// theirs with it; `NO_EVAL` in check.
+    pub(super) fn set_root_eval(&mut self) {
+        self.stack[0].eval = if self.pos.in_check() {
+            NO_EVAL
+        } else {
+            let raw = self.evaluate();
+            self.corrected(raw, self.corr_slots(0))
+        };
+    }
+
     #[inline]
     pub(super) fn uses(&self, feature: Ablation) -> bool {
         self.shared.ablation != feature
@@ -336,7 +366,7 @@ impl<'a> Searcher<'a> {
         }
 
         let raw_eval = if in_check {
-            -INF
+            NO_EVAL
         } else if let Some(t) = probed {
             t.eval
         } else {
@@ -345,7 +375,7 @@ impl<'a> Searcher<'a> {
         let slots = if in_check { None } else { self.corr_slots(ply) };
         let eval = self.corrected(raw_eval, slots);
         self.stack[ply].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.stack[ply - 2].eval;
+        let improving = !in_check && self.improving(ply, eval);
         let static_eval = eval;
         // A table score whose bound points away from the static evaluation
         // is a better estimate for the pruning decisions below.
@@ -815,5 +845,72 @@ impl<'a> Searcher<'a> {
             .tt
             .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::RuleSet;
+    use crate::search::Limits;
+
+    fn with_searcher(fen: &str, f: impl FnOnce(&mut Searcher)) {
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let tt = TranspositionTable::new(1);
+        let control = Control::new();
+        let lmr = LmrTable::new(175);
+        let shared = Shared {
+            tt: &tt,
+            abort: AtomicBool::new(false),
+            nodes: vec![AtomicU64::new(0)],
+            control: &control,
+            node_limit: u64::MAX,
+            soft_node_limit: u64::MAX,
+            ablation: Ablation::None,
+            net: None,
+            margins: Default::default(),
+            lmr: &lmr,
+        };
+        let mut hist = History::new();
+        let tm = TimeManager::new(&Limits::default(), 0);
+        let mut s = Searcher::new(0, pos, &shared, &mut hist, Vec::new(), tm);
+        f(&mut s);
+    }
+
+    const START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+
+    #[test]
+    fn improving_looks_past_a_node_in_check() {
+        with_searcher(START, |s| {
+            s.stack[2].eval = 50;
+            assert!(s.improving(4, 60));
+            assert!(!s.improving(4, 40));
+            // Two plies back was in check: the node four plies back answers.
+            s.stack[2].eval = NO_EVAL;
+            s.stack[0].eval = 100;
+            assert!(
+                !s.improving(4, 60),
+                "a check must not make every node improving"
+            );
+            assert!(s.improving(4, 120));
+            s.stack[0].eval = NO_EVAL;
+            assert!(s.improving(4, -500));
+            assert!(!s.improving(2, 1000), "no node four plies back");
+        });
+    }
+
+    #[test]
+    fn the_root_sets_its_evaluation() {
+        with_searcher(START, |s| {
+            s.stack[0].eval = 12345;
+            s.set_root_eval();
+            assert!(s.stack[0].eval.abs() < WIN_BOUND);
+            assert_ne!(s.stack[0].eval, 12345);
+        });
+        // The general in check: no evaluation.
+        with_searcher("4k4/9/9/9/9/9/9/9/4r4/4K4 w - - 0 1", |s| {
+            s.set_root_eval();
+            assert_eq!(s.stack[0].eval, NO_EVAL);
+        });
     }
 }
