@@ -26,28 +26,31 @@ step=${1:-run}
 FIX="elo0=-5 elo1=0 alpha=0.05 beta=0.1"
 TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 
-# name  dev  base  bounds  clock  [the dev engine's options]; `improving`
-# first, as its screen passed (+12.1 at 5000 nodes, 9c4d9df against 23983d3,
-# docs/RESULTS.md); its clock test is the same patch on main with the gen3
-# net (3e43ef3 on the branch search-improving-main, against 3776760; by hash,
-# as a clone has the branch only as origin/search-improving-main). The table's
-# test began before the cheaper nodes (abca6a6) as acad204 against bacd0a4
-# and goes on as it began; every other branch sits on d665829, whose tree
-# is main's. The margins on the net's scale are one binary against itself,
-# MarginScale 71 (percent) against its default 100.
+# name  dev  base  bounds  clock  [the dev engine's options], every patch by
+# a commit that main keeps reachable (the -s ours merges cd4dcd1 and
+# f1cb4b8): branches live on one machine only, and a new machine once had
+# none of them (the clock test's first commit, 3e43ef3, was lost that way
+# and made again as 84ad831, the same cherry-pick with the same Bench).
+# `improving` first, as its screen passed (+12.1 at 5000 nodes, 9c4d9df
+# against 23983d3, docs/RESULTS.md); its clock test is the same patch on
+# main with the gen3 net (84ad831 against 3776760). The table's test began
+# before the cheaper nodes (abca6a6) as acad204 against bacd0a4 and goes on
+# as it began; every other patch sits on 23983d3, whose search is main's
+# (conthist on the history patch d6631d4). The margins on the net's scale
+# are one binary against itself, MarginScale 71 (percent) against 100.
 queue() {
-    echo "search-improving 3e43ef3 3776760 FIX 2+0.02"
+    echo "search-improving 84ad831 3776760 FIX 2+0.02"
     echo "search-tt acad204 bacd0a4 FIX 2+0.02"
-    echo "search-decided search-decided search-decided^ FIX 2+0.02"
-    echo "search-qs search-qs search-qs^ TECH 2+0.02"
-    echo "search-history search-history search-history^ TECH 2+0.02"
-    echo "search-conthist search-conthist search-conthist^ TECH 2+0.02"
-    echo "search-lmr-count search-lmr-count search-lmr-count^ TECH 2+0.02"
-    echo "search-lmr-captures search-lmr-captures search-lmr-captures^ TECH 2+0.02"
-    echo "search-lmr-cutnode search-lmr-cutnode search-lmr-cutnode^ TECH 2+0.02"
-    echo "search-lmr-ttcapture search-lmr-ttcapture search-lmr-ttcapture^ TECH 2+0.02"
-    echo "search-margins search-margins search-margins TECH 2+0.02 option.MarginScale=71"
-    echo "search-singular search-singular search-singular^ TECH 5+0.05"
+    echo "search-decided 5803413 23983d3 FIX 2+0.02"
+    echo "search-qs a302c97 23983d3 TECH 2+0.02"
+    echo "search-history d6631d4 23983d3 TECH 2+0.02"
+    echo "search-conthist f888948 d6631d4 TECH 2+0.02"
+    echo "search-lmr-count 4a221b8 23983d3 TECH 2+0.02"
+    echo "search-lmr-captures 872fe1e 23983d3 TECH 2+0.02"
+    echo "search-lmr-cutnode 110d04b 23983d3 TECH 2+0.02"
+    echo "search-lmr-ttcapture 58e0d75 23983d3 TECH 2+0.02"
+    echo "search-margins 0b20321 0b20321 TECH 2+0.02 option.MarginScale=71"
+    echo "search-singular a365247 23983d3 TECH 5+0.05"
 }
 
 SCREEN_NODES=${SCREEN_NODES:-5000}
