@@ -14,6 +14,10 @@ commit_of() { # ref -> its commit, 12 digits
         { echo "no commit $1 (nor origin/$1)" >&2 && return 1; }
 }
 
+# The path is relative to the repository (the callers' directory): a
+# match's PGN records each engine's command, and a resume under another
+# command is refused, so an absolute path would tie a kept run to the
+# directory it began in.
 build() { # ref -> path of its binary (target/sprt/<commit>/janggun)
     local c dir
     c=$(commit_of "$1")
@@ -26,7 +30,7 @@ build() { # ref -> path of its binary (target/sprt/<commit>/janggun)
         cp "$root/build/release/janggun" "$dir/janggun"
         git worktree remove --force "$root/src-$c"
     fi
-    echo "$dir/janggun"
+    echo "${dir#"$PWD"/}/janggun"
 }
 
 # A run's PGN or log outlives the machine only in git:
