@@ -6,8 +6,9 @@
 
 root=${root:-$PWD/target/sprt}
 
-# The patches' branches are local branches where they were made and
-# origin/<branch> in a clone: a ref is tried as given, then under origin/.
+# A ref is tried as given, then under origin/ (a branch named on the
+# command line exists in a clone only as origin/<branch>). The queues name
+# commits that main keeps reachable, which every clone has.
 commit_of() { # ref -> its commit, 12 digits
     git rev-parse -q --verify --short=12 "$1^{commit}" ||
         git rev-parse -q --verify --short=12 "origin/$1^{commit}" ||

@@ -35,7 +35,7 @@ root=$PWD/target/sprt
 [ -f "$net" ] || { echo "done_matches: no net $net" >&2 && exit 2; }
 dev=$(build "$dev_ref")
 base=$(build "$base_ref")
-base_name=$(commit_of "$base_ref")
+base_name=$(basename "$(dirname "$base")")
 common=(option.Threads=1 option.Hash=64 option.EvalFile="$net")
 case $stage in
 10 | 30)
