@@ -37,14 +37,37 @@ build() { # ref -> path of its binary (target/sprt/<commit>/janggun)
 # A run's PGN or log outlives the machine only in git:
 # scripts/lab/keep_run.sh copies it, gzipped, to docs/runs/, and this puts
 # it back where the run resumes from when the machine has none.
+#
+# A machine may also hold an older state of the same run than git does (the
+# run went on in another clone and was kept from there): the kept file wins
+# when it holds more games, and the stale local one (with its JSON, which
+# `sprt_state` would read) is moved aside rather than resumed, since
+# resuming it and keeping it again would overwrite the longer run in git.
 restore_kept() { # target/sprt/.../<name>.<pgn|log>
     local file=$1 kept
     kept=docs/runs/$(basename "$file").gz
-    if [ ! -s "$file" ] && [ -s "$kept" ]; then
-        mkdir -p "$(dirname "$file")"
-        gunzip -c "$kept" >"$file"
-        echo "resuming from $kept" >&2
+    [ -s "$kept" ] || return 0
+    if [ -s "$file" ]; then
+        local here there
+        here=$(run_length "${file##*.}" <"$file")
+        there=$(gunzip -c "$kept" | run_length "${file##*.}")
+        [ "$there" -gt "$here" ] || return 0
+        mv "$file" "$file.stale"
+        [ -f "${file%.*}.json" ] && mv "${file%.*}.json" "${file%.*}.json.stale"
+        echo "$file held $here, $kept holds $there: the local one is now $file.stale" >&2
     fi
+    mkdir -p "$(dirname "$file")"
+    gunzip -c "$kept" >"$file"
+    echo "resuming from $kept" >&2
+}
+
+# How far a run on stdin got: a PGN's games or an SPSA log's iterations
+# (the file's extension says which).
+run_length() { # pgn|log <file
+    case $1 in
+    pgn) grep -c '^\[Result' || true ;;
+    *) grep -c '^iter=' || true ;;
+    esac
 }
 
 restore_run() { # target/sprt/.../<name> (no extension): its PGN

@@ -14,13 +14,25 @@ if [ $# -eq 0 ]; then
     shopt -s nullglob
     set -- target/sprt/runs/*.pgn target/sprt/done/*.pgn target/sprt/spsa/*.log
 fi
+# shellcheck source=scripts/lab/common.sh
+. scripts/lab/common.sh
 for file in "$@"; do
     [ -s "$file" ] || continue
     kept=docs/runs/$(basename "$file").gz
+    # A run that went further in another clone is never cut back by an
+    # older copy of it (`restore_kept` resumes the longer one).
+    if [ -s "$kept" ]; then
+        here=$(run_length "${file##*.}" <"$file")
+        there=$(gunzip -c "$kept" | run_length "${file##*.}")
+        if [ "$there" -gt "$here" ]; then
+            echo "$kept holds $there, $file only $here: not kept (resume from $kept)" >&2
+            continue
+        fi
+    fi
     gzip -9 -n -c "$file" >"$kept.tmp"
     mv "$kept.tmp" "$kept"
     case $file in
-    *.pgn) echo "$kept: $(grep -c '^\[Result' "$file") games" ;;
-    *) echo "$kept: $(grep -c '^iter=' "$file") iterations" ;;
+    *.pgn) echo "$kept: $(run_length "${file##*.}" <"$file") games" ;;
+    *) echo "$kept: $(run_length "${file##*.}" <"$file") iterations" ;;
     esac
 done
