@@ -5,7 +5,8 @@
 # bug fix as a non-regression test (elo0=-5 elo1=0), a new technique at
 # elo0=0 elo1=10, alpha 0.05 and beta 0.1 for both, at 2+0.02 (singular
 # extensions at 5+0.05), two games at once. A test that reached H0 or H1
-# is skipped; `status` prints every test's state from its JSON.
+# is skipped; `status` prints every test's state from its JSON, or from its
+# games so far while it runs or where it was kept.
 #
 #   scripts/lab/search_queue.sh [run|status|screen|screen-status]     (default: run)
 #   ONLY="search-qs search-history" scripts/lab/search_queue.sh run
@@ -76,17 +77,28 @@ while read -r name dev base kind tc opts; do
     base=$(commit_of "$base")
     json=$(json_of "$dev" "$base" "$opts")
     state=$(sprt_state "$json")
+    bounds=$FIX
+    [ "$kind" = TECH ] && bounds=$TECH
+    limit="--tc $tc"
+    [ -n "$run_tag" ] && limit="--nodes $SCREEN_NODES"
     case $step in
-    status | screen-status) echo "$name: $state" ;;
+    status | screen-status)
+        # The JSON is written when a test stops: a PGN newer than it (or
+        # without it) is a test under way, read from its games so far.
+        kept=docs/runs/$(basename "${json%.json}").pgn.gz
+        if [ ! -e "${json%.json}.pgn" ] && [ -s "$kept" ]; then
+            state="paused, $(gunzip -c "$kept" | run_length pgn) games in $kept"
+        elif [ "${json%.json}.pgn" -nt "$json" ]; then
+            state=$(DEV_OPTS=$opts LIMIT=$limit RUN_TAG=$run_tag BOUNDS=$bounds PEEK=1 \
+                scripts/lab/sprt.sh "$dev" "$base" </dev/null)
+        fi
+        echo "$name: $state"
+        ;;
     run | screen)
         if decided "$state"; then
             echo "search_queue: $name decided ($state)" >&2
             continue
         fi
-        bounds=$FIX
-        [ "$kind" = TECH ] && bounds=$TECH
-        limit="--tc $tc"
-        [ "$step" = screen ] && limit="--nodes $SCREEN_NODES"
         echo "search_queue: $name ($dev against $base, $kind, ${limit#--})" >&2
         DEV_OPTS=$opts LIMIT=$limit RUN_TAG=$run_tag BOUNDS=$bounds CONCURRENCY=2 \
             scripts/lab/sprt.sh "$dev" "$base" </dev/null >/dev/null

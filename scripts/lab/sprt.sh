@@ -34,6 +34,32 @@ name=$(basename "$(dirname "$dev")")-$(basename "$(dirname "$base")")$tag${RUN_T
 mkdir -p "$root/runs"
 out=$root/runs/$name
 restore_run "$out"
+if [ -n "${PEEK:-}" ]; then
+    # The runner writes its JSON only when a match ends or is stopped; a
+    # running test is read from a copy of its PGN, cut to its complete pairs
+    # (a resume would play the games missing below the last one), resumed
+    # with nothing left to play.
+    [ -s "$out.pgn" ] || { sprt_state "$out.json" && exit 0; }
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    pairs=$(sed -n 's/^\[Round "\([0-9]*\)"\]$/\1/p' "$out.pgn" | sort -n |
+        awk '$1 == n + 1 { n = $1 } END { print int(n / 2) }')
+    awk -v last=$((2 * pairs)) '/^\[Event /{ keep = 1 } /^\[Round "/{ r = $2; gsub(/[^0-9]/, "", r); keep = r + 0 <= last }
+        { block = block $0 "\n" } /^$/ && seen { if (keep) printf "%s", block; block = ""; seen = 0 } /^[^[]/{ seen = 1 }
+        END { if (keep && seen) printf "%s", block }' "$out.pgn" >"$tmp/run.pgn"
+    [ "$pairs" -gt 0 ] || { echo "running, no complete pair yet" && exit 0; }
+    # Never a game played here: the copy holds exactly the games asked for.
+    if [ "$(run_length pgn <"$tmp/run.pgn")" != $((2 * pairs)) ]; then
+        echo "sprt.sh: could not cut $out.pgn to its $pairs complete pairs" >&2
+        exit 1
+    fi
+    # shellcheck disable=SC2086 # as below
+    "$base" match --engine name=dev cmd="$dev" ${DEV_OPTS:-} --engine name=base cmd="$base" \
+        --games $((2 * pairs)) $limit --random-plies 8 --sprt $bounds --quiet \
+        --pgn "$tmp/run.pgn" --json "$tmp/run.json" --resume "$@" >/dev/null
+    echo "so far: $(sprt_state "$tmp/run.json")"
+    exit 0
+fi
 [ -n "${DEV_OPTS:-}" ] && echo "DEV_OPTS: $DEV_OPTS" >>"$out.log"
 resume=()
 [ -s "$out.pgn" ] && resume=(--resume)
