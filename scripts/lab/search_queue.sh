@@ -37,7 +37,8 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 # main with the gen3 net (84ad831 against 3776760). The table's test began
 # before the cheaper nodes (abca6a6) as acad204 against bacd0a4 and goes on
 # as it began; every other patch sits on 23983d3, whose search is main's
-# (conthist on the history patch d6631d4). The margins on the net's scale
+# (conthist on the history patch d6631d4; ttcut, the histories learning
+# from table cutoffs, on 23983d3 too, so that it is measured alone). The margins on the net's scale
 # are one binary against itself, MarginScale 71 (percent) against 100.
 queue() {
     echo "search-improving 84ad831 3776760 FIX 2+0.02"
@@ -45,6 +46,7 @@ queue() {
     echo "search-decided 5803413 23983d3 FIX 2+0.02"
     echo "search-qs a302c97 23983d3 TECH 2+0.02"
     echo "search-history d6631d4 23983d3 TECH 2+0.02"
+    echo "search-ttcut ebaeaf4 23983d3 TECH 2+0.02"
     echo "search-conthist f888948 d6631d4 TECH 2+0.02"
     echo "search-lmr-count 4a221b8 23983d3 TECH 2+0.02"
     echo "search-lmr-captures 872fe1e 23983d3 TECH 2+0.02"
