@@ -21,6 +21,10 @@
 # were named <dev>-<stage>.) Paths are given relative to the repository, so
 # a kept run resumes in a clone anywhere.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 cd "$(dirname "$0")/../.."
 stage=${1:?STAGE (10, 30 or fsf)}
 dev_ref=${2:-HEAD}
@@ -68,3 +72,5 @@ resume=()
     --concurrency "$concurrency" --timemargin 200 --pgn "$out.pgn" --json "$out.json" \
     "${resume[@]}" | tee -a "$out.log"
 python3 scripts/lab/match_depth.py "$out.json" | tee -a "$out.log"
+exit
+}

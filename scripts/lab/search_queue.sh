@@ -22,6 +22,10 @@
 # goes on where it stopped. `scripts/lab/keep_run.sh` then commits each
 # test's games to docs/runs/ so another machine resumes them too.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 cd "$(dirname "$0")/../.."
 step=${1:-run}
 FIX="elo0=-5 elo1=0 alpha=0.05 beta=0.1"
@@ -112,3 +116,5 @@ while read -r name dev base kind tc opts; do
         ;;
     esac
 done < <(queue)
+exit
+}

@@ -11,6 +11,10 @@
 # target/sprt/runs/<dev>-<base>.{pgn,json,log}. The docs/RESULTS.md table of
 # search patches was made this way.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 cd "$(dirname "$0")/../.."
 dev_ref=${1:?DEV_REF}
 base_ref=${2:?BASE_REF}
@@ -67,3 +71,5 @@ resume=()
 "$base" match --engine name=dev cmd="$dev" ${DEV_OPTS:-} --engine name=base cmd="$base" \
     --games 20000 $limit --random-plies 8 --concurrency "$concurrency" --sprt $bounds \
     --pgn "$out.pgn" --json "$out.json" "${resume[@]}" "$@" | tee -a "$out.log"
+exit
+}

@@ -14,6 +14,10 @@
 # the last line printed gives the tuned values as option.NAME=VALUE, for an
 # SPRT against the defaults (DEV_OPTS of scripts/lab/sprt.sh).
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 cd "$(dirname "$0")/../.."
 ref=${1:-HEAD}
 iterations=${ITERATIONS:-2000}
@@ -32,3 +36,5 @@ params=()
 # shellcheck disable=SC2086 # LIMIT is a word list
 "$bin" spsa --engine cmd="$bin" option.Threads=1 option.Hash=16 --iterations "$iterations" \
     $limit --concurrency "$concurrency" "${params[@]}" --log "$log"
+exit
+}

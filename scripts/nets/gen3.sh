@@ -19,6 +19,10 @@
 # build (a search change landed between sessions) holds the games of both,
 # which the trainer takes alike.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 STEP=${1:-data}
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-target/release/janggun}
@@ -101,3 +105,5 @@ park) park ;;
     exit 2
     ;;
 esac
+exit
+}

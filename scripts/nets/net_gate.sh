@@ -24,6 +24,10 @@
 # gate against it; a later candidate passes it against the shipped net too
 # (nn-239453d7ff50 against nn-27f44730272b): BASE=nets/nn-239453d7ff50.jnn.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 CAND=${1:?candidate net}
 STEP=${2:-all}
 BIN=${BIN:-target/release/janggun}
@@ -88,3 +92,5 @@ fi
 if [ "$STEP" = clock ] || [ "$STEP" = all ]; then
     match "clock-$STAGE_TC" --games "$STAGE_GAMES" --tc "$STAGE_TC"
 fi
+exit
+}

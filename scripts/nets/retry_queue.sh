@@ -17,6 +17,10 @@
 # reached H0 or H1 is skipped. Run it alone on the machine (one CPU-heavy
 # job at a time): training takes both cores, and so does the screen.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 cd "$(dirname "$0")/../.."
 step=${1:-run}
 BIN=${BIN:-target/release/janggun}
@@ -106,3 +110,5 @@ while read -r name args <&3; do
         ;;
     esac
 done 3< <(variants)
+exit
+}

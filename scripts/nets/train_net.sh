@@ -34,6 +34,10 @@
 # ship a net, copy it to nets/ with its recipe and name it in
 # src/nnue/embedded.rs.
 set -euo pipefail
+# The body is one group, read whole before it runs: bash reads a script as
+# it goes, so an edit of this file while a run is under way (a checkout, a
+# rebase) would otherwise run a mix of the old and the new text.
+{
 here=$(dirname "$0")
 # `train_net.sh --shard NAME RECORDS` is this script playing one shard of
 # its own queue (below), with BIN, DATA, STORE and RECIPE exported.
@@ -144,3 +148,5 @@ fi
 epochs=()
 [ -z "${EPOCHS:-}" ] || epochs=(--epochs "$EPOCHS")
 exec "$BIN" train "${files[@]}" --recipe "$RECIPE" "${epochs[@]}" --out-dir "$DATA/train"
+exit
+}
