@@ -211,6 +211,29 @@ impl<'a> Searcher<'a> {
         self.pos.halfmove() + MOVE_LIMIT_MARGIN < self.pos.rules().move_limit()
     }
 
+    /// A searched result into the table. Within the plies before the move
+    /// limit where no table score cuts, none is kept either: a score the
+    /// count decided there would otherwise cut where the same position is
+    /// reached far from the limit. The move and the evaluation still are.
+    #[inline]
+    fn tt_store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        if self.table_may_cut() {
+            self.shared.tt.store(key, mv, score, eval, depth, bound);
+        } else {
+            self.shared
+                .tt
+                .store(key, mv, 0, eval, EVAL_ONLY, Bound::Upper);
+        }
+    }
+
     #[inline]
     pub(super) fn uses(&self, feature: Ablation) -> bool {
         self.shared.ablation != feature
@@ -663,7 +686,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
-        self.shared.tt.store(
+        self.tt_store(
             key,
             best_move.or(tt_move),
             to_tt(best, ply),
@@ -711,7 +734,7 @@ impl<'a> Searcher<'a> {
             }
             if v >= pc_beta {
                 let key = self.pos.key();
-                self.shared.tt.store(
+                self.tt_store(
                     key,
                     Some(m),
                     to_tt(v, ply),
@@ -749,6 +772,7 @@ impl<'a> Searcher<'a> {
         if let Some(t) = tt {
             let s = from_tt(t.score, ply);
             if !pv_node
+                && self.table_may_cut()
                 && match t.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -784,9 +808,7 @@ impl<'a> Searcher<'a> {
             }
             if best >= beta {
                 if tt.is_none() {
-                    self.shared
-                        .tt
-                        .store(key, None, to_tt(best, ply), raw, 0, Bound::Lower);
+                    self.tt_store(key, None, to_tt(best, ply), raw, 0, Bound::Lower);
                 }
                 return best;
             }
@@ -840,9 +862,7 @@ impl<'a> Searcher<'a> {
         };
         // The table keeps the static evaluation, not the table-informed stand-pat.
         let stored_eval = if in_check { 0 } else { raw };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+        self.tt_store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
     }
 }
@@ -890,6 +910,23 @@ mod tests {
                 let v = s.search(0, 1, 3, 1, true);
                 assert_eq!(v == -1234, cut, "halfmove {halfmove}: {v}");
             });
+        }
+    }
+
+    #[test]
+    fn no_table_score_kept_near_the_move_limit() {
+        // What the search finds within the last plies before the limit may
+        // be the count's verdict, true only there: the entry keeps the
+        // evaluation and the move, no score to cut with elsewhere.
+        for (halfmove, scored) in [(20, true), (95, false)] {
+            let fen = format!("4k4/9/9/9/9/9/9/9/4K4/R8 w - - {halfmove} 60");
+            let tt = TranspositionTable::new(1);
+            let key = Position::from_fen(&fen, RuleSet::Janggi).unwrap().key();
+            with_searcher(&fen, &tt, |s| {
+                s.search(-INF, INF, 3, 1, false);
+            });
+            let h = tt.probe(key).expect("the node left an entry");
+            assert_eq!(h.scored(), scored, "halfmove {halfmove}");
         }
     }
 

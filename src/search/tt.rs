@@ -208,9 +208,17 @@ impl TranspositionTable {
             if data != 0 && e.check.load(Ordering::Relaxed) ^ data == key {
                 let (hit, old_age) = unpack(data);
                 if old_age != age {
+                    // Only if no other thread wrote the entry since the
+                    // load: a plain store would put the older data back
+                    // over its deeper result. A reader between the two
+                    // stores sees a mismatch, a miss.
                     let fresh = with_age(data, age);
-                    e.check.store(key ^ fresh, Ordering::Relaxed);
-                    e.data.store(fresh, Ordering::Relaxed);
+                    if e.data
+                        .compare_exchange(data, fresh, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        e.check.store(key ^ fresh, Ordering::Relaxed);
+                    }
                 }
                 return Some(hit);
             }
