@@ -31,29 +31,30 @@ step=${1:-run}
 FIX="elo0=-5 elo1=0 alpha=0.05 beta=0.1"
 TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 
-# name  dev  base  bounds  clock  [the dev engine's options], every patch by
-# a commit that main keeps reachable (the -s ours merges cd4dcd1, f1cb4b8,
-# b49c7d0 and 5256830): branches live on one machine only, and a new machine once had
-# none of them (the clock test's first commit, 3e43ef3, was lost that way
-# and made again as 84ad831, the same cherry-pick with the same Bench).
-# `improving` first, as its screen passed (+12.1 at 5000 nodes, 9c4d9df
-# against 23983d3, docs/RESULTS.md); its clock test is the same patch on
-# main with the gen3 net (84ad831 against 3776760). The table's patch sits
-# before the cheaper nodes (abca6a6), against bacd0a4 (the same search as
-# its parent); it and the decided scores' are the review's mends of 2026-12-07
-# (d5d928c on acad204, 9d065ef on 5803413), whose earlier tests (1,016
-# games at the clock, 2,292 at 5000 nodes) stay in docs/runs under the old
-# names and are not resumed. Every other patch sits on 23983d3, whose
-# search is main's (conthist on the history patch d6631d4; ttcut, the
-# histories learning from table cutoffs, on 23983d3 too, so that it is
-# measured alone). The margins on the net's scale are one binary against
-# itself, MarginScale 71 (percent) against 100.
+# name  dev  base  bounds  clock [the dev engine's options], every patch by a
+# commit that main keeps reachable (the -s ours merges cd4dcd1, f1cb4b8,
+# b49c7d0 and 5256830): branches live on one machine only, and a new machine
+# once had none of them (the clock test's first commit, 3e43ef3, was lost
+# that way and made again as 84ad831, the same cherry-pick with the same
+# Bench). The order is the screens' (docs/RESULTS.md): the history bonus
+# first (a technique, +9.7 at 5000 nodes, which decides sooner than a level
+# fix), then `improving`, whose screen passed too (+12.1 at 5000 nodes,
+# 9c4d9df against 23983d3) and whose clock test is the same patch on main
+# with the gen3 net (84ad831 against 3776760); quiescence pruning (H0 at
+# 5000 nodes) last. The table's patch sits before the cheaper nodes
+# (abca6a6), against bacd0a4 (the same search as its parent); it and the
+# decided scores' are the review's mends of 2026-12-07 (d5d928c on acad204,
+# 9d065ef on 5803413), whose earlier tests (1,016 games at the clock, 2,292
+# at 5000 nodes) stay in docs/runs under the old names and are not resumed.
+# Every other patch sits on 23983d3, whose search is main's (conthist on the
+# history patch d6631d4; ttcut, the histories learning from table cutoffs,
+# on 23983d3 too, so that it is measured alone). The margins on the net's
+# scale are one binary against itself, MarginScale 71 (percent) against 100.
 queue() {
+    echo "search-history d6631d4 23983d3 TECH 2+0.02"
     echo "search-improving 84ad831 3776760 FIX 2+0.02"
     echo "search-tt d5d928c bacd0a4 FIX 2+0.02"
     echo "search-decided 9d065ef 23983d3 FIX 2+0.02"
-    echo "search-qs a302c97 23983d3 TECH 2+0.02"
-    echo "search-history d6631d4 23983d3 TECH 2+0.02"
     echo "search-ttcut ebaeaf4 23983d3 TECH 2+0.02"
     echo "search-conthist f888948 d6631d4 TECH 2+0.02"
     echo "search-lmr-count 4a221b8 23983d3 TECH 2+0.02"
@@ -62,6 +63,7 @@ queue() {
     echo "search-lmr-ttcapture 58e0d75 23983d3 TECH 2+0.02"
     echo "search-margins 0b20321 0b20321 TECH 2+0.02 option.MarginScale=71"
     echo "search-singular a365247 23983d3 TECH 5+0.05"
+    echo "search-qs a302c97 23983d3 TECH 2+0.02"
 }
 
 SCREEN_NODES=${SCREEN_NODES:-5000}
