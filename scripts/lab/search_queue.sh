@@ -33,12 +33,13 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 
 # name  dev  base  bounds  clock [the dev engine's options], every patch by a
 # commit that main keeps reachable (the -s ours merges cd4dcd1, f1cb4b8,
-# b49c7d0 and 5256830): branches live on one machine only, and a new machine
+# b49c7d0, 5256830 and the one after): branches live on one machine only, and a new machine
 # once had none of them (the clock test's first commit, 3e43ef3, was lost
 # that way and made again as 84ad831, the same cherry-pick with the same
 # Bench). The order is the screens' (docs/RESULTS.md): the history bonus
 # first (a technique, +9.7 at 5000 nodes, which decides sooner than a level
-# fix), then `improving`, whose screen passed too (+12.1 at 5000 nodes,
+# fix; its clock test is d6631d4 cherry-picked onto main, d83910b against
+# 3776760, as improving's), then `improving`, whose screen passed too (+12.1 at 5000 nodes,
 # 9c4d9df against 23983d3) and whose clock test is the same patch on main
 # with the gen3 net (84ad831 against 3776760); quiescence pruning (H0 at
 # 5000 nodes) last. The table's patch sits before the cheaper nodes
@@ -51,7 +52,7 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 # on 23983d3 too, so that it is measured alone). The margins on the net's
 # scale are one binary against itself, MarginScale 71 (percent) against 100.
 queue() {
-    echo "search-history d6631d4 23983d3 TECH 2+0.02"
+    echo "search-history d83910b 3776760 TECH 2+0.02"
     echo "search-improving 84ad831 3776760 FIX 2+0.02"
     echo "search-tt d5d928c bacd0a4 FIX 2+0.02"
     echo "search-decided 9d065ef 23983d3 FIX 2+0.02"
