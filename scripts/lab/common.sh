@@ -48,17 +48,19 @@ restore_kept() { # target/sprt/.../<name>.<pgn|log>
     kept=docs/runs/$(basename "$file").gz
     [ -s "$kept" ] || return 0
     if [ -s "$file" ]; then
-        local here there
-        here=$(run_length "${file##*.}" <"$file")
-        there=$(gunzip -c "$kept" | run_length "${file##*.}")
-        [ "$there" -gt "$here" ] || return 0
+        kept_is_longer "$file" "$kept" || return 0
         mv "$file" "$file.stale"
         [ -f "${file%.*}.json" ] && mv "${file%.*}.json" "${file%.*}.json.stale"
-        echo "$file held $here, $kept holds $there: the local one is now $file.stale" >&2
+        echo "$file is older than $kept: the local one is now $file.stale" >&2
     fi
     mkdir -p "$(dirname "$file")"
     gunzip -c "$kept" >"$file"
     echo "resuming from $kept" >&2
+}
+
+# Whether the kept copy of a run (gzipped) went further than the file.
+kept_is_longer() { # file kept
+    [ "$(gunzip -c "$2" | run_length "${1##*.}")" -gt "$(run_length "${1##*.}" <"$1")" ]
 }
 
 # How far a run on stdin got: a PGN's games or an SPSA log's iterations

@@ -21,18 +21,13 @@ for file in "$@"; do
     kept=docs/runs/$(basename "$file").gz
     # A run that went further in another clone is never cut back by an
     # older copy of it (`restore_kept` resumes the longer one).
-    if [ -s "$kept" ]; then
-        here=$(run_length "${file##*.}" <"$file")
-        there=$(gunzip -c "$kept" | run_length "${file##*.}")
-        if [ "$there" -gt "$here" ]; then
-            echo "$kept holds $there, $file only $here: not kept (resume from $kept)" >&2
-            continue
-        fi
+    if [ -s "$kept" ] && kept_is_longer "$file" "$kept"; then
+        echo "$kept went further than $file: not kept (resume from $kept)" >&2
+        continue
     fi
     gzip -9 -n -c "$file" >"$kept.tmp"
     mv "$kept.tmp" "$kept"
-    case $file in
-    *.pgn) echo "$kept: $(run_length "${file##*.}" <"$file") games" ;;
-    *) echo "$kept: $(run_length "${file##*.}" <"$file") iterations" ;;
-    esac
+    unit=iterations
+    [ "${file##*.}" = pgn ] && unit=games
+    echo "$kept: $(run_length "${file##*.}" <"$file") $unit"
 done

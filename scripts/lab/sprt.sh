@@ -48,10 +48,10 @@ if [ -n "${PEEK:-}" ]; then
     trap 'rm -rf "$tmp"' EXIT
     pairs=$(sed -n 's/^\[Round "\([0-9]*\)"\]$/\1/p' "$out.pgn" | sort -n |
         awk '$1 == n + 1 { n = $1 } END { print int(n / 2) }')
+    [ "$pairs" -gt 0 ] || { echo "running, no complete pair yet" && exit 0; }
     awk -v last=$((2 * pairs)) '/^\[Event /{ keep = 1 } /^\[Round "/{ r = $2; gsub(/[^0-9]/, "", r); keep = r + 0 <= last }
         { block = block $0 "\n" } /^$/ && seen { if (keep) printf "%s", block; block = ""; seen = 0 } /^[^[]/{ seen = 1 }
         END { if (keep && seen) printf "%s", block }' "$out.pgn" >"$tmp/run.pgn"
-    [ "$pairs" -gt 0 ] || { echo "running, no complete pair yet" && exit 0; }
     # Never a game played here: the copy holds exactly the games asked for.
     if [ "$(run_length pgn <"$tmp/run.pgn")" != $((2 * pairs)) ]; then
         echo "sprt.sh: could not cut $out.pgn to its $pairs complete pairs" >&2
