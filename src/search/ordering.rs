@@ -46,6 +46,14 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (v + b - v * b.abs() / HIST_MAX) as i16;
 }
 
+/// A cutoff's history bonus at `depth`: Fairy-Stockfish's schedule, which
+/// learns from shallow cutoffs several times faster than the old
+/// `min(16 d^2, 1600)` (328 against 64 at depth 2, 1315 against 400 at 5).
+#[inline]
+fn bonus(depth: i32) -> i32 {
+    (7 * depth * depth + 280 * depth - 260).clamp(0, 2400)
+}
+
 impl History {
     pub fn new() -> History {
         History {
@@ -98,7 +106,7 @@ impl History {
         tried: &[(Piece, Move)],
         prev: Option<(Piece, Move)>,
     ) {
-        let bonus = (depth * depth * 16).min(1600);
+        let bonus = bonus(depth);
         let k = &mut self.killers[ply];
         if k[0] != Some(best.1) {
             k[1] = k[0];
