@@ -176,13 +176,21 @@ grep -q "datagen: resuming .* cut off" "$DATA/gen2_seed102.log" ||
 # the shard is saved complete.
 park=$tmp/park
 rm -f "$f" "$f.resume" "$DATA/gen2_seed102.log"
-# (Past the first game: a point before it holds nothing worth parking.)
-STORE=off RECIPE=$(cut_recipe 180) scripts/nets/gen2.sh gen2 2>/dev/null
+# (Past the first game: a point before it holds nothing worth parking. The
+# first game's length follows the search, and a toy shard of 200 records
+# may be one game: this test takes a shard of 600, made whole first, and
+# cuts it one record short.)
+STORE=off RECIPE=$(cut_recipe 600) scripts/nets/gen2.sh gen2 2>/dev/null
+want=$(fixed_sha "$f")
+rm -f "$f" "$f.resume" "$DATA/gen2_seed102.log"
+STORE=off RECIPE=$(cut_recipe 599) scripts/nets/gen2.sh gen2 2>/dev/null
+grep -q '^records [1-9]' "$f.resume" ||
+    { echo "net_pipeline: the first game of shard 102 fills 599 records; the park test needs a shorter one" >&2; exit 1; }
 STORE=$park scripts/nets/data_store.sh park "$f" 2>/dev/null
 [ -f "$park/partial/gen2_seed102.bin.xz" ] || { echo "net_pipeline: the shard was not parked" >&2; exit 1; }
 STORE=$park scripts/nets/data_store.sh check 2>/dev/null
 rm -f "$f" "$f.resume" "$DATA/gen2_seed102.log"
-STORE=$park RECIPE=$(cut_recipe 200) scripts/nets/gen2.sh gen2 2>"$tmp/park.err"
+STORE=$park RECIPE=$(cut_recipe 600) scripts/nets/gen2.sh gen2 2>"$tmp/park.err"
 grep -q "data_store: restored .* cut short at record" "$tmp/park.err" ||
     { echo "net_pipeline: the parked shard was not restored" >&2; exit 1; }
 grep -q "datagen: resuming" "$DATA/gen2_seed102.log" ||
