@@ -320,14 +320,18 @@ fn experimental_margins_change_the_tree_and_keep_decided_scores() {
     };
     let middlegame =
         "1rba1abr1/4k4/2n1c2c1/p1p3p1p/4n4/2P6/P3p1P1P/1CN2C1N1/4K4/R1BA1AB1R w - - 0 1";
-    let mate_in_3 = "3k5/9/9/9/9/9/9/9/4K4/RR7 w - - 0 1";
+    // Decided in two moves, as Fairy-Stockfish scores it too (`mate 2`,
+    // b1d1 d10e10 e2e2): every escape from the check faces the generals,
+    // and Cho accepts the bikjang and wins on the count. A checkmate would
+    // take three; rule wins and mates are one scale.
+    let decided_in_2 = "3k5/9/9/9/9/9/9/9/4K4/RR7 w - - 0 1";
     let bikjang = "4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1";
     let mut off = Engine::new(Settings {
         margins: bare,
         ..Settings::default()
     });
     let plain = search(&mut off, middlegame, 10).nodes;
-    assert_eq!(search(&mut off, mate_in_3, 6).score, Score::Mate(3));
+    assert_eq!(search(&mut off, decided_in_2, 6).score, Score::Mate(2));
     for variant in [
         &[(CORR_WEIGHT, 100)][..],
         &[(SINGULAR_DEPTH, 6)],
@@ -346,12 +350,57 @@ fn experimental_margins_change_the_tree_and_keep_decided_scores() {
         // The same engine, its tables full of what the middlegame taught
         // it: decided scores stay exact.
         assert_eq!(
-            search(&mut on, mate_in_3, 6).score,
-            Score::Mate(3),
+            search(&mut on, decided_in_2, 6).score,
+            Score::Mate(2),
             "{variant:?}"
         );
         let r = search(&mut on, bikjang, 3);
         assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("e10e10"));
         assert_eq!(r.score, Score::Mate(1), "{variant:?}");
     }
+}
+
+/// The nodes of the last `info` line of a search, and its result.
+fn search_nodes(fen: &str, limits: Limits) -> (janggun::search::SearchResult, u64, u32) {
+    let pos = Position::from_fen(fen, RuleSet::Janggi).expect("valid FEN");
+    let mut engine = Engine::new(Settings::default());
+    let (mut nodes, mut depth) = (0, 0);
+    let r = engine.search(&pos, &limits, &Control::new(), &mut |rep| {
+        if let Report::Info(i) = rep {
+            nodes = i.nodes;
+            depth = i.depth;
+        }
+    });
+    (r, nodes, depth)
+}
+
+#[test]
+fn a_game_decided_by_the_rules_is_cut_like_a_mate() {
+    // Bench position 22: Cho's general faces Han's (bikjang) and Cho wins
+    // on the count by passing. Mate-distance pruning must trim the rest of
+    // the tree as for a checkmate (2,797 nodes to depth 11 when rule wins
+    // scored below the mate range; Fairy-Stockfish needs 55).
+    let fen = "3k5/6C2/2R1B4/6C2/1BP1p3p/2p6/P5P1P/3K5/9/1N1A1A1N1 w - - 7 32";
+    let (r, nodes, d) = search_nodes(fen, depth(11));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("d3d3"));
+    assert_eq!(r.score, Score::Mate(1));
+    assert_eq!(d, 11);
+    assert!(nodes < 500, "{nodes} nodes to depth 11");
+}
+
+#[test]
+fn go_mate_stops_on_a_win_by_the_rules_as_on_a_mate() {
+    // Han wins the bikjang count by passing: decided in one move, so a
+    // search for a mate in one is over after its first iterations.
+    let fen = "4k4/9/9/9/9/9/9/9/4K4/9 b - - 0 1";
+    let (r, _, d) = search_nodes(
+        fen,
+        Limits {
+            mate: Some(1),
+            depth: Some(60),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.score, Score::Mate(1));
+    assert!(d < 10, "go mate 1 went on to depth {d}");
 }

@@ -3,7 +3,7 @@
 //! flag; the main thread (id 0) alone watches the clock, reports and decides
 //! when to stop.
 
-use super::score::{to_score, wdl, INF, MATE, MATE_BOUND, WIN_BOUND};
+use super::score::{to_score, wdl, INF, MATE, WIN_BOUND};
 use super::search::{RootMove, Searcher};
 use super::time::IterationSignals;
 use super::tt::TranspositionTable;
@@ -142,7 +142,7 @@ impl Searcher<'_> {
                 let score_drop = score_drop(&best_scores, score);
                 best_scores.push(score);
                 if let Some(n) = opts.mate {
-                    if score >= MATE_BOUND && (MATE - score + 1) / 2 <= n as i32 {
+                    if score >= WIN_BOUND && (MATE - score + 1) / 2 <= n as i32 {
                         break;
                     }
                 }

@@ -3,7 +3,7 @@
 //! perpetual-check rule) and the move limit. Under counting rule sets these
 //! are won or lost by the count, not drawn.
 
-use super::score::RULE_WIN;
+use super::score::MATE;
 use super::search::Searcher;
 use crate::board::movegen::no_moves_by_rule;
 use crate::board::repetition::{scan_in_tree, Verdict};
@@ -18,9 +18,9 @@ impl Searcher<'_> {
             return 0;
         }
         if count_winner(&self.pos) == self.pos.side_to_move() {
-            RULE_WIN - ply as i32
+            MATE - ply as i32
         } else {
-            -(RULE_WIN - ply as i32)
+            -(MATE - ply as i32)
         }
     }
 
@@ -46,7 +46,7 @@ impl Searcher<'_> {
 
     /// `them`/`us`: that side checked on every move of the cycle.
     fn repetition_score(&self, them: bool, us: bool, ply: usize) -> i32 {
-        let win = RULE_WIN - ply as i32;
+        let win = MATE - ply as i32;
         if them != us {
             return if them { win } else { -win };
         }
@@ -107,7 +107,7 @@ mod tests {
         // Equal material: Han wins the count, and Cho is to move.
         assert_eq!(
             rule_end_after(fen, RuleSet::Janggi, &line),
-            Some(-(RULE_WIN - 4))
+            Some(-(MATE - 4))
         );
         assert_eq!(rule_end_after(fen, RuleSet::Casual, &line), Some(0));
         assert_eq!(rule_end_after(fen, RuleSet::Janggi, &line[..3]), None);
@@ -120,11 +120,11 @@ mod tests {
         let line = ["a10a9", "d9d10", "a9a10", "d10d9"];
         assert_eq!(
             rule_end_after(fen, RuleSet::Janggi, &line),
-            Some(-(RULE_WIN - 4))
+            Some(-(MATE - 4))
         );
         assert_eq!(
             rule_end_after(fen, RuleSet::Casual, &line),
-            Some(-(RULE_WIN - 4))
+            Some(-(MATE - 4))
         );
     }
 
@@ -133,7 +133,7 @@ mod tests {
         let fen = "3k5/9/9/9/9/9/9/9/4K4/R8 w - - 0 1";
         // Cho (a chariot up) passes, Han passes: Cho wins the count.
         let v = rule_end_after(fen, RuleSet::Janggi, &["e2e2", "d10d10"]);
-        assert_eq!(v, Some(RULE_WIN - 2));
+        assert_eq!(v, Some(MATE - 2));
         let v = rule_end_after(fen, RuleSet::Traditional, &["e2e2", "d10d10"]);
         assert_eq!(v, Some(0));
     }

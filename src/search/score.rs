@@ -1,17 +1,18 @@
 //! Scores: the internal scale (centipawns, mates and rule wins measured
 //! from the root), and its translation to what the protocols report.
 
-/// Deepest ply a search reaches; mate and rule-win scores leave room for
-/// a distance of up to twice this below their value.
+/// Deepest ply a search reaches; decided scores leave room for a distance
+/// of up to twice this below their value.
 pub const MAX_PLY: usize = 128;
 pub const INF: i32 = 32001;
+/// A game won at the root: by checkmate, or by the rules (the count at a
+/// bikjang, two passes or the move limit, perpetual check, repetition).
+/// Both kinds are decided the same way and score alike, `MATE - plies to
+/// the end`, as Fairy-Stockfish scores them: so mate-distance pruning, the
+/// table's ply adjustment, `go mate` and `score mate N` treat them as one.
 pub const MATE: i32 = 32000;
-/// Scores beyond this are mates.
-pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
-/// A game won by the rules other than mate (count, perpetual check).
-pub const RULE_WIN: i32 = 20000;
-/// Scores beyond this are decided games (mates and rule wins).
-pub const WIN_BOUND: i32 = RULE_WIN - 2 * MAX_PLY as i32;
+/// Scores beyond this are decided games.
+pub const WIN_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 
 /// A score from the side to move's view.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -22,23 +23,18 @@ pub enum Score {
     Mate(i32),
 }
 
-/// Converts an internal score to the protocol's. A game the search proves
-/// decided is a mate to the GUI, whether by checkmate or by the rules (a
-/// win on the count at bikjang, two passes, repetition or the move limit,
-/// perpetual check), as Fairy-Stockfish reports it: shown as `cp 19991`, a
-/// GUI would draw a 199-soldier lead.
+/// Converts an internal score to the protocol's. A decided game is a mate
+/// to the GUI, whether by checkmate or by the rules, as Fairy-Stockfish
+/// reports it. A loss is counted in moves rounded up: a rule loss may come
+/// on the loser's own move (the pass that accepts a bikjang lost on the
+/// count is still to be played: an odd ply), and `mate 0` is only for a
+/// game already over; a checkmate comes on even plies, where rounding up
+/// changes nothing.
 pub fn to_score(v: i32) -> Score {
-    if v >= MATE_BOUND {
+    if v >= WIN_BOUND {
         Score::Mate((MATE - v + 1) / 2)
-    } else if v <= -MATE_BOUND {
-        Score::Mate(-(MATE + v) / 2)
-    } else if v >= WIN_BOUND {
-        Score::Mate((RULE_WIN - v + 1) / 2)
     } else if v <= -WIN_BOUND {
-        // A rule loss may come on the loser's own move (the pass that
-        // accepts a bikjang lost on the count is still to be played: an odd
-        // ply), so round up: `mate 0` is only for a game already over.
-        Score::Mate(-((RULE_WIN + v + 1) / 2))
+        Score::Mate(-((MATE + v + 1) / 2))
     } else {
         Score::Cp(v)
     }
@@ -67,12 +63,13 @@ mod tests {
         // Mate or rule win in one move (1 ply), lost in one move (2 plies).
         assert_eq!(to_score(MATE - 1), Score::Mate(1));
         assert_eq!(to_score(-(MATE - 2)), Score::Mate(-1));
-        assert_eq!(to_score(RULE_WIN - 1), Score::Mate(1));
-        assert_eq!(to_score(RULE_WIN - 5), Score::Mate(3));
-        assert_eq!(to_score(-(RULE_WIN - 4)), Score::Mate(-2));
+        assert_eq!(to_score(MATE - 5), Score::Mate(3));
+        assert_eq!(to_score(-(MATE - 4)), Score::Mate(-2));
         // Lost on the count after one's own pass: one move still to play.
-        assert_eq!(to_score(-(RULE_WIN - 1)), Score::Mate(-1));
-        assert_eq!(to_score(-(RULE_WIN - 3)), Score::Mate(-2));
+        assert_eq!(to_score(-(MATE - 1)), Score::Mate(-1));
+        assert_eq!(to_score(-(MATE - 3)), Score::Mate(-2));
+        // Mated now.
+        assert_eq!(to_score(-MATE), Score::Mate(0));
         assert_eq!(to_score(WIN_BOUND - 1), Score::Cp(WIN_BOUND - 1));
         assert_eq!(to_score(0), Score::Cp(0));
     }

@@ -290,8 +290,13 @@ impl<'a> Searcher<'a> {
             self.rule_end_ply = ply;
             return s;
         }
+        // Mate-distance pruning: nothing here wins sooner than our own next
+        // move (MATE - ply - 1), but in check at the move limit, which
+        // `rule_end` leaves to the node (a mate still comes first) and
+        // which the count decides here and now: MATE - ply.
+        let at_limit = self.pos.halfmove() >= self.pos.rules().move_limit();
         alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        beta = beta.min(MATE - ply as i32 - !at_limit as i32);
         if alpha >= beta {
             return alpha;
         }
@@ -416,7 +421,7 @@ impl<'a> Searcher<'a> {
         if !picker.has_moves() {
             return -MATE + ply as i32;
         }
-        if self.pos.halfmove() >= self.pos.rules().move_limit() {
+        if at_limit {
             // In check with a way out: the move limit ends the game now.
             return self.count_score(ply);
         }
@@ -745,6 +750,11 @@ impl<'a> Searcher<'a> {
             if picker.list.is_empty() {
                 return -MATE + ply as i32;
             }
+            if self.pos.halfmove() >= self.pos.rules().move_limit() {
+                // In check with a way out: the move limit ends the game
+                // now, as in the main search.
+                return self.count_score(ply);
+            }
             best = -INF;
             stand = -INF;
         } else {
@@ -758,7 +768,9 @@ impl<'a> Searcher<'a> {
             best = stand;
             if self.pos.bikjang() {
                 // The side to move may pass and accept the bikjang ending.
-                best = best.max(self.count_score(ply));
+                // The game ends after the pass, a ply on, as the main
+                // search scores the same pass (the child's `rule_end`).
+                best = best.max(self.count_score(ply + 1));
             }
             if best >= beta {
                 return best;
