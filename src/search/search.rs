@@ -15,7 +15,7 @@ use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
 use super::time::TimeManager;
-use super::tt::{TranspositionTable, TtHit};
+use super::tt::{TranspositionTable, TtHit, EVAL_ONLY};
 use super::{Ablation, Bound, Control};
 use crate::board::{legal_captures, legal_moves, Move, Piece, PieceKind, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -55,6 +55,9 @@ pub struct RootMove {
     /// iterations and re-searches): the time manager's measure of effort.
     pub nodes: u64,
 }
+
+/// Plies before the move limit from which table scores no longer cut.
+const MOVE_LIMIT_MARGIN: u32 = 10;
 
 #[derive(Copy, Clone, Default)]
 pub(super) struct Frame {
@@ -198,6 +201,39 @@ impl<'a> Searcher<'a> {
         (self.margin(m::CORR_WEIGHT) != 0).then(|| Slots::of(&self.pos, self.prev_move(ply)))
     }
 
+    /// Whether a table score may end this node. Near the move limit the
+    /// count decides the game, and an entry written on another path (with
+    /// another number of plies since the last capture) may not hold here,
+    /// so no cutoff is taken within the last plies before the limit, as
+    /// Fairy-Stockfish takes none past 90 of its 100.
+    #[inline]
+    fn table_may_cut(&self) -> bool {
+        self.pos.halfmove() + MOVE_LIMIT_MARGIN < self.pos.rules().move_limit()
+    }
+
+    /// A searched result into the table. Within the plies before the move
+    /// limit where no table score cuts, none is kept either: a score the
+    /// count decided there would otherwise cut where the same position is
+    /// reached far from the limit. The move and the evaluation still are.
+    #[inline]
+    fn tt_store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
+        if self.table_may_cut() {
+            self.shared.tt.store(key, mv, score, eval, depth, bound);
+        } else {
+            self.shared
+                .tt
+                .store(key, mv, 0, eval, EVAL_ONLY, Bound::Upper);
+        }
+    }
+
     #[inline]
     pub(super) fn uses(&self, feature: Ablation) -> bool {
         self.shared.ablation != feature
@@ -307,12 +343,13 @@ impl<'a> Searcher<'a> {
         // the static evaluation it keeps still holds.
         let excluded = self.stack[ply].excluded;
         let probed = self.shared.tt.probe(key);
-        let tt = probed.filter(|_| excluded.is_none());
+        let tt = probed.filter(|t| excluded.is_none() && t.scored());
         let tt_move = tt.and_then(|t| t.mv);
         if let Some(t) = tt {
             let s = from_tt(t.score, ply);
             if !pv_node
                 && t.depth >= depth
+                && self.table_may_cut()
                 && match t.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -342,6 +379,12 @@ impl<'a> Searcher<'a> {
         } else {
             self.evaluate()
         };
+        if probed.is_none() && !in_check && excluded.is_none() {
+            // Kept for the early exits below, which store nothing else.
+            self.shared
+                .tt
+                .store(key, None, 0, raw_eval, EVAL_ONLY, Bound::Upper);
+        }
         let slots = if in_check { None } else { self.corr_slots(ply) };
         let eval = self.corrected(raw_eval, slots);
         self.stack[ply].eval = eval;
@@ -643,7 +686,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let stored_eval = if in_check { 0 } else { raw_eval };
-        self.shared.tt.store(
+        self.tt_store(
             key,
             best_move.or(tt_move),
             to_tt(best, ply),
@@ -689,7 +732,7 @@ impl<'a> Searcher<'a> {
             }
             if v >= pc_beta {
                 let key = self.pos.key();
-                self.shared.tt.store(
+                self.tt_store(
                     key,
                     Some(m),
                     to_tt(v, ply),
@@ -722,10 +765,12 @@ impl<'a> Searcher<'a> {
             return if in_check { 0 } else { self.evaluate() };
         }
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
+        let probed = self.shared.tt.probe(key);
+        let tt = probed.filter(|t| t.scored());
         if let Some(t) = tt {
             let s = from_tt(t.score, ply);
             if !pv_node
+                && self.table_may_cut()
                 && match t.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -748,7 +793,7 @@ impl<'a> Searcher<'a> {
             best = -INF;
             stand = -INF;
         } else {
-            raw = tt.map_or_else(|| self.evaluate(), |t| t.eval);
+            raw = probed.map_or_else(|| self.evaluate(), |t| t.eval);
             stand = self.corrected(raw, self.corr_slots(ply));
             // A table score bounded on the right side is a better guess at
             // what standing pat is worth than the static evaluation.
@@ -761,6 +806,9 @@ impl<'a> Searcher<'a> {
                 best = best.max(self.count_score(ply));
             }
             if best >= beta {
+                if tt.is_none() {
+                    self.tt_store(key, None, to_tt(best, ply), raw, 0, Bound::Lower);
+                }
                 return best;
             }
             alpha = alpha.max(best);
@@ -811,9 +859,85 @@ impl<'a> Searcher<'a> {
         };
         // The table keeps the static evaluation, not the table-informed stand-pat.
         let stored_eval = if in_check { 0 } else { raw };
-        self.shared
-            .tt
-            .store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
+        self.tt_store(key, best_move, to_tt(best, ply), stored_eval, 0, bound);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::RuleSet;
+    use crate::search::Limits;
+
+    fn with_searcher(fen: &str, tt: &TranspositionTable, f: impl FnOnce(&mut Searcher)) {
+        let pos = Position::from_fen(fen, RuleSet::Janggi).unwrap();
+        let control = Control::new();
+        let lmr = LmrTable::new(175);
+        let shared = Shared {
+            tt,
+            abort: AtomicBool::new(false),
+            nodes: vec![AtomicU64::new(0)],
+            control: &control,
+            node_limit: u64::MAX,
+            soft_node_limit: u64::MAX,
+            ablation: Ablation::None,
+            net: None,
+            margins: Default::default(),
+            lmr: &lmr,
+        };
+        let mut hist = History::new();
+        let tm = TimeManager::new(&Limits::default(), 0);
+        let mut s = Searcher::new(0, pos, &shared, &mut hist, Vec::new(), tm);
+        f(&mut s);
+    }
+
+    #[test]
+    fn no_table_cutoff_near_the_move_limit() {
+        // The same material with 20 and with 95 plies since the last
+        // capture (the limit is 100). A planted deep upper bound (a false
+        // one: Cho is a chariot up) ends the search at once; near the
+        // limit, where the count decides, it must not.
+        for (halfmove, cut) in [(20, true), (95, false)] {
+            let fen = format!("4k4/9/9/9/9/9/9/9/4K4/R8 w - - {halfmove} 60");
+            let tt = TranspositionTable::new(1);
+            let key = Position::from_fen(&fen, RuleSet::Janggi).unwrap().key();
+            tt.store(key, None, -1234, 0, 30, Bound::Upper);
+            with_searcher(&fen, &tt, |s| {
+                let v = s.search(0, 1, 3, 1, true);
+                assert_eq!(v == -1234, cut, "halfmove {halfmove}: {v}");
+            });
+        }
+    }
+
+    #[test]
+    fn no_table_score_kept_near_the_move_limit() {
+        // What the search finds within the last plies before the limit may
+        // be the count's verdict, true only there: the entry keeps the
+        // evaluation and the move, no score to cut with elsewhere.
+        for (halfmove, scored) in [(20, true), (95, false)] {
+            let fen = format!("4k4/9/9/9/9/9/9/9/4K4/R8 w - - {halfmove} 60");
+            let tt = TranspositionTable::new(1);
+            let key = Position::from_fen(&fen, RuleSet::Janggi).unwrap().key();
+            with_searcher(&fen, &tt, |s| {
+                s.search(-INF, INF, 3, 1, false);
+            });
+            let h = tt.probe(key).expect("the node left an entry");
+            assert_eq!(h.scored(), scored, "halfmove {halfmove}");
+        }
+    }
+
+    #[test]
+    fn a_node_that_returns_early_keeps_its_evaluation() {
+        let fen = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+        let tt = TranspositionTable::new(1);
+        let key = Position::from_fen(fen, RuleSet::Janggi).unwrap().key();
+        with_searcher(fen, &tt, |s| {
+            // Far above beta at a shallow non-PV node: reverse futility
+            // returns before any move is searched.
+            s.search(-3000, -2999, 2, 2, true);
+        });
+        let h = tt.probe(key).expect("the node left an entry");
+        assert_ne!(h.eval, 0);
     }
 }

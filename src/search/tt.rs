@@ -34,6 +34,25 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+/// The depth of an entry that keeps only a static evaluation: a node that
+/// returned before searching (reverse futility, the null move) would
+/// otherwise evaluate again each time the search comes back to it.
+pub const EVAL_ONLY: i32 = -1;
+
+impl TtHit {
+    /// Whether the entry holds a searched score and bound, not just an
+    /// evaluation.
+    #[inline]
+    pub fn scored(&self) -> bool {
+        self.depth > EVAL_ONLY
+    }
+}
+
+/// A store to a position already in the table keeps the old score unless
+/// the new one is exact or searched at least this much less shallowly:
+/// a quiescence store must not wipe a deep bound (Fairy-Stockfish's rule).
+const KEEP_DEEPER: i32 = 4;
+
 fn bound_bits(b: Bound) -> u64 {
     match b {
         Bound::Upper => 1,
@@ -64,6 +83,11 @@ fn unpack(data: u64) -> (TtHit, u8) {
         bound,
     };
     (hit, (data >> 58) as u8)
+}
+
+/// `data` with its age replaced.
+fn with_age(data: u64, age: u8) -> u64 {
+    data & !(63 << 58) | ((age as u64) & 63) << 58
 }
 
 /// The clusters of an `mb` megabyte table, zeroed, or an error if the
@@ -173,12 +197,30 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The entry for `key`, if the table has one. A hit makes the entry
+    /// current again, so that entries that keep cutting are not replaced
+    /// as stale on the next move.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
+        let age = self.age.load(Ordering::Relaxed);
         for e in self.cluster(key) {
             let data = e.data.load(Ordering::Relaxed);
             if data != 0 && e.check.load(Ordering::Relaxed) ^ data == key {
-                return Some(unpack(data).0);
+                let (hit, old_age) = unpack(data);
+                if old_age != age {
+                    // Only if no other thread wrote the entry since the
+                    // load: a plain store would put the older data back
+                    // over its deeper result. A reader between the two
+                    // stores sees a mismatch, a miss.
+                    let fresh = with_age(data, age);
+                    if e.data
+                        .compare_exchange(data, fresh, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+                    {
+                        e.check.store(key ^ fresh, Ordering::Relaxed);
+                    }
+                }
+                return Some(hit);
             }
         }
         None
@@ -205,11 +247,14 @@ impl TranspositionTable {
                 // and don't let a shallow bound overwrite a deep exact score.
                 if data != 0 {
                     let (old, _) = unpack(data);
-                    if bound != Bound::Exact && depth + 3 < old.depth && old.bound == Bound::Exact {
-                        return;
-                    }
                     let mv = mv.or(old.mv);
-                    let new = pack(mv, score, eval, depth, bound, age);
+                    // A much shallower bound keeps the old score; the move
+                    // found now (if any) is still the one to try first.
+                    let new = if bound != Bound::Exact && depth + KEEP_DEEPER <= old.depth {
+                        pack(mv, old.score, old.eval, old.depth, old.bound, age)
+                    } else {
+                        pack(mv, score, eval, depth, bound, age)
+                    };
                     e.check.store(key ^ new, Ordering::Relaxed);
                     e.data.store(new, Ordering::Relaxed);
                     return;
@@ -266,6 +311,62 @@ mod tests {
             (-1234, 56, 7, Bound::Lower)
         );
         assert!(tt.probe(0xDEAD_BEEF_1235).is_none());
+    }
+
+    #[test]
+    fn a_shallow_bound_keeps_a_deep_one() {
+        let tt = TranspositionTable::new(1);
+        let a = Move::new(Square::new(3), Square::new(12));
+        let b = Move::new(Square::new(4), Square::new(13));
+        tt.store(7, Some(a), 300, 10, 8, Bound::Lower);
+        // A quiescence store (depth 0): the depth-8 bound stays, the move
+        // found now replaces the old one.
+        tt.store(7, Some(b), -50, 10, 0, Bound::Upper);
+        let h = tt.probe(7).unwrap();
+        assert_eq!(
+            (h.score, h.depth, h.bound, h.mv),
+            (300, 8, Bound::Lower, Some(b))
+        );
+        // Without a move the old one stays.
+        tt.store(7, None, -50, 10, 1, Bound::Upper);
+        assert_eq!(tt.probe(7).unwrap().mv, Some(b));
+        // Within four plies, or exact, the new store replaces.
+        tt.store(7, None, 120, 10, 5, Bound::Upper);
+        assert_eq!(tt.probe(7).unwrap().depth, 5);
+        tt.store(7, None, 40, 10, 0, Bound::Exact);
+        let h = tt.probe(7).unwrap();
+        assert_eq!((h.score, h.depth, h.bound), (40, 0, Bound::Exact));
+    }
+
+    #[test]
+    fn a_hit_keeps_an_entry_current() {
+        let tt = TranspositionTable::new(1);
+        // Four positions of one cluster, all deep; searches go by.
+        let keys: Vec<u64> = (0..4u64).collect();
+        for &k in &keys {
+            tt.store(k, None, 0, 0, 20, Bound::Exact);
+        }
+        for _ in 0..3 {
+            tt.new_search();
+            // Only the first keeps being found.
+            assert!(tt.probe(keys[0]).is_some());
+        }
+        // A shallow newcomer replaces one of the stale entries, not the
+        // entry probed in every search.
+        tt.store(99, None, 0, 0, 1, Bound::Upper);
+        assert!(tt.probe(keys[0]).is_some());
+        assert!(tt.probe(99).is_some());
+    }
+
+    #[test]
+    fn an_evaluation_alone_is_no_score() {
+        let tt = TranspositionTable::new(1);
+        tt.store(5, None, 0, 77, EVAL_ONLY, Bound::Upper);
+        let h = tt.probe(5).unwrap();
+        assert_eq!(h.eval, 77);
+        assert!(!h.scored());
+        tt.store(5, None, 10, 77, 0, Bound::Lower);
+        assert!(tt.probe(5).unwrap().scored());
     }
 
     #[test]
