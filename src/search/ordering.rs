@@ -96,6 +96,26 @@ impl History {
         prev.and_then(|p| self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()])
     }
 
+    /// The table cut this node off with its move, a quiet one: a cutoff it
+    /// caused before (`fail_high`) rewards it as a searched cutoff would,
+    /// without moves tried before it; a bound below alpha punishes it. The
+    /// node is not searched, so this is all it teaches the ordering.
+    pub fn update_tt_cutoff(
+        &mut self,
+        side: usize,
+        ply: usize,
+        depth: i32,
+        best: (Piece, Move),
+        prev: Option<(Piece, Move)>,
+        fail_high: bool,
+    ) {
+        if fail_high {
+            self.update_quiet(side, ply, depth, best, &[], prev);
+        } else {
+            gravity(&mut self.butterfly[bidx(side, best.1)], -bonus(depth));
+        }
+    }
+
     /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
     pub fn update_quiet(
         &mut self,

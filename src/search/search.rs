@@ -258,6 +258,26 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The histories learn from a table cutoff by a quiet move as from a
+    /// searched one (Stockfish does the same): the nodes the table cuts are
+    /// many, and without this the moves that keep cutting there are only
+    /// rewarded where the search reaches them again. The table's move may
+    /// be another position's (a key collision): only a move of one of our
+    /// pieces to a point without a piece is taken.
+    fn learn_from_tt_cutoff(&mut self, tt_move: Option<Move>, depth: i32, ply: usize, high: bool) {
+        let Some(m) = tt_move else { return };
+        let side = self.pos.side_to_move();
+        let Some(piece) = self.pos.piece_at(m.from()) else {
+            return;
+        };
+        if piece.color() != side || (!m.is_pass() && self.pos.piece_at(m.to()).is_some()) {
+            return;
+        }
+        let prev = self.prev_move(ply);
+        self.hist
+            .update_tt_cutoff(side.index(), ply, depth, (piece, m), prev, high);
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1];
         let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -319,6 +339,7 @@ impl<'a> Searcher<'a> {
                     Bound::Upper => s <= alpha,
                 }
             {
+                self.learn_from_tt_cutoff(tt_move, depth, ply, s >= beta);
                 return s;
             }
         }
