@@ -11,6 +11,7 @@ use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
 use super::picker::MovePicker;
+use super::reduction::{reduction, Kind, LateMove};
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
@@ -423,7 +424,12 @@ impl<'a> Searcher<'a> {
         let side = self.pos.side_to_move().index();
         let mut best = -INF;
         let mut best_move = None;
+        // Moves searched, and moves tried: searched or pruned before their
+        // search. The first searched move gets the full window; how late
+        // a move comes (late move pruning, the reductions and the depth
+        // the pruning tests judge it at) is its number among those tried.
         let mut moves_searched = 0usize;
+        let mut moves_tried = 0usize;
         let mut quiets: [(Piece, Move); 64] = [(
             Piece::ChoGeneral,
             Move::pass(self.pos.king(self.pos.side_to_move())),
@@ -438,6 +444,7 @@ impl<'a> Searcher<'a> {
             if Some(m) == excluded {
                 continue;
             }
+            moves_tried += 1;
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
@@ -450,10 +457,10 @@ impl<'a> Searcher<'a> {
                 let lmp = (self.margin(m::LMP_BASE) + depth * depth) / (2 - improving as i32);
                 let late = !pv_node
                     && depth <= 5
-                    && moves_searched as i32 >= lmp
+                    && moves_tried as i32 > lmp
                     && self.uses(Ablation::LateMovePruning);
                 // The depth this move would get after its late-move reduction.
-                let reduction = self.shared.lmr.get(depth, moves_searched + 1);
+                let reduction = self.shared.lmr.get(depth, moves_tried);
                 let lmr_depth = (depth - 1 - reduction).max(0);
                 let futile = lmr_depth <= 6
                     && eval
@@ -474,7 +481,7 @@ impl<'a> Searcher<'a> {
                 };
                 if late {
                     // Late move pruning only grows stricter as the node goes
-                    // on (more moves searched, a better best): every later
+                    // on (more moves tried, a better best): every later
                     // quiet move that gives no check will be pruned too, so
                     // the picker need not order them.
                     picker.skip_quiets();
@@ -550,23 +557,26 @@ impl<'a> Searcher<'a> {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut)
             } else {
                 let mut r = 0;
-                // Quiet moves, checks and losing captures are reduced;
-                // captures that win or hold material are not.
-                if depth >= 3
-                    && moves_searched > 1 + pv_node as usize
-                    && (quiet || is_bad_capture(order))
-                    && self.uses(Ablation::LateMoveReductions)
-                {
-                    r = self.shared.lmr.get(depth, moves_searched);
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r += cut as i32;
-                    r -= gives_check as i32;
-                    if quiet {
-                        let h = self.hist.quiet_score(side, piece, m, prev);
-                        r -= (h / self.margin(m::HIST_DIV).max(1)).clamp(-2, 2);
-                    }
-                    r = r.clamp(0, new_depth - 1);
+                if self.uses(Ablation::LateMoveReductions) {
+                    let late = LateMove {
+                        depth,
+                        new_depth,
+                        number: moves_tried,
+                        pv_node,
+                        improving,
+                        cut,
+                        gives_check,
+                        kind: if quiet {
+                            Kind::Quiet
+                        } else if is_bad_capture(order) {
+                            Kind::BadCapture
+                        } else {
+                            Kind::GoodCapture
+                        },
+                    };
+                    r = reduction(self.shared.lmr, self.margin(m::HIST_DIV), &late, || {
+                        self.hist.quiet_score(side, piece, m, prev)
+                    });
                 }
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if v > alpha && r > 0 {
