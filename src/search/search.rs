@@ -11,6 +11,7 @@ use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
 use super::picker::MovePicker;
+use super::reduction::{reduction, Kind, LateMove};
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
@@ -550,23 +551,26 @@ impl<'a> Searcher<'a> {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut)
             } else {
                 let mut r = 0;
-                // Quiet moves, checks and losing captures are reduced;
-                // captures that win or hold material are not.
-                if depth >= 3
-                    && moves_searched > 1 + pv_node as usize
-                    && (quiet || is_bad_capture(order))
-                    && self.uses(Ablation::LateMoveReductions)
-                {
-                    r = self.shared.lmr.get(depth, moves_searched);
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r += cut as i32;
-                    r -= gives_check as i32;
-                    if quiet {
-                        let h = self.hist.quiet_score(side, piece, m, prev);
-                        r -= (h / self.margin(m::HIST_DIV).max(1)).clamp(-2, 2);
-                    }
-                    r = r.clamp(0, new_depth - 1);
+                if self.uses(Ablation::LateMoveReductions) {
+                    let late = LateMove {
+                        depth,
+                        new_depth,
+                        number: moves_searched,
+                        pv_node,
+                        improving,
+                        cut,
+                        gives_check,
+                        kind: if quiet {
+                            Kind::Quiet
+                        } else if is_bad_capture(order) {
+                            Kind::BadCapture
+                        } else {
+                            Kind::GoodCapture
+                        },
+                    };
+                    r = reduction(self.shared.lmr, self.margin(m::HIST_DIV), &late, || {
+                        self.hist.quiet_score(side, piece, m, prev)
+                    });
                 }
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if v > alpha && r > 0 {
