@@ -19,6 +19,7 @@ pub mod margins;
 pub mod ordering;
 pub mod params;
 pub mod picker;
+mod reduction;
 pub mod root;
 pub mod score;
 #[allow(clippy::module_inception)]

@@ -11,6 +11,7 @@ use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
 use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
 use super::picker::MovePicker;
+use super::reduction::{reduction, Kind, LateMove};
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
@@ -424,6 +425,8 @@ impl<'a> Searcher<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut moves_searched = 0usize;
+        // The table move, when legal, is the first handed out.
+        let mut tt_capture = false;
         let mut quiets: [(Piece, Move); 64] = [(
             Piece::ChoGeneral,
             Move::pass(self.pos.king(self.pos.side_to_move())),
@@ -441,6 +444,9 @@ impl<'a> Searcher<'a> {
             let victim = capture_victim(&self.pos, m);
             let quiet = victim.is_none();
             let piece = moving_piece(&self.pos, m);
+            if Some(m) == tt_move {
+                tt_capture = !quiet;
+            }
 
             let gives_check = self.pos.gives_check(m);
             // In bikjang the pass ends the game on the count: a result, not
@@ -550,23 +556,27 @@ impl<'a> Searcher<'a> {
                 -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut)
             } else {
                 let mut r = 0;
-                // Quiet moves, checks and losing captures are reduced;
-                // captures that win or hold material are not.
-                if depth >= 3
-                    && moves_searched > 1 + pv_node as usize
-                    && (quiet || is_bad_capture(order))
-                    && self.uses(Ablation::LateMoveReductions)
-                {
-                    r = self.shared.lmr.get(depth, moves_searched);
-                    r -= pv_node as i32;
-                    r += !improving as i32;
-                    r += cut as i32;
-                    r -= gives_check as i32;
-                    if quiet {
-                        let h = self.hist.quiet_score(side, piece, m, prev);
-                        r -= (h / self.margin(m::HIST_DIV).max(1)).clamp(-2, 2);
-                    }
-                    r = r.clamp(0, new_depth - 1);
+                if self.uses(Ablation::LateMoveReductions) {
+                    let late = LateMove {
+                        depth,
+                        new_depth,
+                        number: moves_searched,
+                        pv_node,
+                        improving,
+                        cut,
+                        gives_check,
+                        tt_capture,
+                        kind: if quiet {
+                            Kind::Quiet
+                        } else if is_bad_capture(order) {
+                            Kind::BadCapture
+                        } else {
+                            Kind::GoodCapture
+                        },
+                    };
+                    r = reduction(self.shared.lmr, self.margin(m::HIST_DIV), &late, || {
+                        self.hist.quiet_score(side, piece, m, prev)
+                    });
                 }
                 let mut v = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 if v > alpha && r > 0 {
