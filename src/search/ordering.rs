@@ -8,11 +8,19 @@ use crate::board::{Move, MoveList, Piece, Position, NUM_PIECES, NUM_SQUARES};
 
 const HIST_MAX: i32 = 16384;
 
+/// The moves made one and two plies before a node, with their pieces
+/// (`None` before the root, and one ply back after a null move).
+pub type Prevs = [Option<(Piece, Move)>; 2];
+
 /// Per-thread learning tables, kept between searches of one game.
 pub struct History {
     /// [side][from][to]
     butterfly: Vec<i16>,
-    /// [previous piece][previous to][piece][to]
+    /// [earlier piece][earlier to][piece][to]: continuation history, how
+    /// well a move follows the move one ply back (the opponent's) and the
+    /// one two plies back (our own). One table serves both: pieces carry
+    /// their colour, so the opponent's moves and our own index disjoint
+    /// halves of it, as in Stockfish.
     cont: Vec<i16>,
     /// [previous piece][previous to]
     counter: Vec<Option<Move>>,
@@ -73,27 +81,26 @@ impl History {
         self.corr.clear();
     }
 
-    pub fn quiet_score(
-        &self,
-        side: usize,
-        piece: Piece,
-        m: Move,
-        prev: Option<(Piece, Move)>,
-    ) -> i32 {
+    pub fn quiet_score(&self, side: usize, piece: Piece, m: Move, prevs: Prevs) -> i32 {
         let mut s = self.butterfly[bidx(side, m)] as i32;
-        if let Some(p) = prev {
+        for p in prevs.into_iter().flatten() {
             s += self.cont[cidx(p, piece, m)] as i32;
         }
         s
     }
 
-    /// The counter-move history score alone (0 without a previous move).
-    pub fn cont_score(&self, piece: Piece, m: Move, prev: Option<(Piece, Move)>) -> i32 {
-        prev.map_or(0, |p| self.cont[cidx(p, piece, m)] as i32)
+    /// Whether the continuation history advises against `m`, as
+    /// Stockfish's counter-move pruning reads it: negative after the move
+    /// one ply back, and after the one two plies back where there is one.
+    /// Without a move one ply back (the root, after a null move) it knows
+    /// nothing.
+    pub fn cont_unpromising(&self, piece: Piece, m: Move, prevs: Prevs) -> bool {
+        let below = |p: (Piece, Move)| self.cont[cidx(p, piece, m)] < 0;
+        prevs[0].is_some_and(below) && prevs[1].is_none_or(below)
     }
 
-    pub fn counter_move(&self, prev: Option<(Piece, Move)>) -> Option<Move> {
-        prev.and_then(|p| self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()])
+    pub fn counter_move(&self, prevs: Prevs) -> Option<Move> {
+        prevs[0].and_then(|p| self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()])
     }
 
     /// A quiet move caused a cutoff: reward it, punish the quiets tried before it.
@@ -104,7 +111,7 @@ impl History {
         depth: i32,
         best: (Piece, Move),
         tried: &[(Piece, Move)],
-        prev: Option<(Piece, Move)>,
+        prevs: Prevs,
     ) {
         let bonus = bonus(depth);
         let k = &mut self.killers[ply];
@@ -112,16 +119,16 @@ impl History {
             k[1] = k[0];
             k[0] = Some(best.1);
         }
-        if let Some(p) = prev {
+        if let Some(p) = prevs[0] {
             self.counter[p.0.index() * NUM_SQUARES + p.1.to().index()] = Some(best.1);
         }
         gravity(&mut self.butterfly[bidx(side, best.1)], bonus);
-        if let Some(p) = prev {
-            gravity(&mut self.cont[cidx(p, best.0, best.1)], bonus);
-        }
-        for &(pc, m) in tried {
+        for &(_, m) in tried {
             gravity(&mut self.butterfly[bidx(side, m)], -bonus);
-            if let Some(p) = prev {
+        }
+        for p in prevs.into_iter().flatten() {
+            gravity(&mut self.cont[cidx(p, best.0, best.1)], bonus);
+            for &(pc, m) in tried {
                 gravity(&mut self.cont[cidx(p, pc, m)], -bonus);
             }
         }
@@ -224,4 +231,74 @@ pub fn moving_piece(pos: &Position, m: Move) -> Piece {
         pos.side_to_move(),
         crate::board::PieceKind::General,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, PieceKind, Square};
+
+    fn every_piece() -> impl Iterator<Item = Piece> {
+        Color::ALL
+            .into_iter()
+            .flat_map(|c| PieceKind::ALL.into_iter().map(move |k| Piece::new(c, k)))
+    }
+
+    fn mv(from: usize, to: usize) -> Move {
+        Move::new(Square::new(from as u8), Square::new(to as u8))
+    }
+
+    #[test]
+    fn continuation_indices_fill_the_table_once_each() {
+        let mut seen = vec![false; NUM_PIECES * NUM_SQUARES * NUM_PIECES * NUM_SQUARES];
+        assert_eq!(seen.len(), History::new().cont.len());
+        for p in every_piece() {
+            for t in 0..NUM_SQUARES {
+                for q in every_piece() {
+                    for u in 0..NUM_SQUARES {
+                        let i = cidx((p, mv(0, t)), q, mv(89, u));
+                        assert!(!seen[i], "{p:?} {t} {q:?} {u}");
+                        seen[i] = true;
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn a_cutoff_teaches_both_plies_back_and_pruning_reads_both() {
+        let cho = |k| Piece::new(Color::Cho, k);
+        let han = |k| Piece::new(Color::Han, k);
+        // Han's move one ply back, Cho's own two plies back.
+        let one = (han(PieceKind::Chariot), mv(80, 70));
+        let two = (cho(PieceKind::Horse), mv(1, 20));
+        let both = [Some(one), Some(two)];
+        let best = (cho(PieceKind::Cannon), mv(10, 13));
+        let tried = (cho(PieceKind::Soldier), mv(27, 36));
+        let side = Color::Cho.index();
+        let mut h = History::new();
+        h.update_quiet(side, 3, 5, best, &[tried], both);
+        // From empty tables each entry moves by the whole bonus.
+        let b = bonus(5);
+        let score = |h: &History, (p, m): (Piece, Move), prevs| h.quiet_score(side, p, m, prevs);
+        assert_eq!(score(&h, best, [None, None]), b);
+        assert_eq!(score(&h, best, [Some(one), None]), 2 * b);
+        assert_eq!(score(&h, best, [None, Some(two)]), 2 * b);
+        assert_eq!(score(&h, best, both), 3 * b);
+        assert_eq!(score(&h, tried, both), -3 * b);
+        assert_eq!(h.counter_move(both), Some(best.1));
+        assert_eq!(h.counter_move([None, Some(two)]), None);
+
+        assert!(h.cont_unpromising(tried.0, tried.1, both));
+        assert!(h.cont_unpromising(tried.0, tried.1, [Some(one), None]));
+        assert!(!h.cont_unpromising(tried.0, tried.1, [None, Some(two)]));
+        assert!(!h.cont_unpromising(best.0, best.1, both));
+        // Bad after the opponent's move but good after our own: spared.
+        let mut h2 = History::new();
+        h2.update_quiet(side, 3, 5, best, &[tried], [Some(one), None]);
+        h2.update_quiet(side, 3, 5, tried, &[], [None, Some(two)]);
+        assert!(h2.cont_unpromising(tried.0, tried.1, [Some(one), None]));
+        assert!(!h2.cont_unpromising(tried.0, tried.1, both));
+    }
 }

@@ -12,13 +12,13 @@
 //! subtrees of the moves before them taught (as in Stockfish).
 
 use super::ordering::{
-    capture_victim, first_best, moving_piece, mvv_lva, History, BAD_CAPTURE, GOOD_CAPTURE, KILLER,
-    TT_SCORE,
+    capture_victim, first_best, moving_piece, mvv_lva, History, Prevs, BAD_CAPTURE, GOOD_CAPTURE,
+    KILLER, TT_SCORE,
 };
 use super::see::see_ge;
 use crate::board::movegen::Legal;
 use crate::board::moves::MAX_MOVES;
-use crate::board::{legal_moves, Move, MoveList, Piece, Position};
+use crate::board::{legal_moves, Move, MoveList, Position};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 enum Stage {
@@ -44,7 +44,7 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
-    prev: Option<(Piece, Move)>,
+    prevs: Prevs,
     /// The stage's moves; below `n_bad`, the losing captures put aside
     /// (in points whose captures were already handed out), in the order
     /// they were found, which is their order by score.
@@ -69,7 +69,7 @@ impl MovePicker {
         tt_move: Option<Move>,
         hist: &History,
         ply: usize,
-        prev: Option<(Piece, Move)>,
+        prevs: Prevs,
     ) -> MovePicker {
         let mut p = MovePicker {
             stage: Stage::TtMove,
@@ -77,8 +77,8 @@ impl MovePicker {
             legal: (!pos.in_check()).then(|| Legal::new(pos)),
             tt_move,
             killers: hist.killers[ply],
-            counter: hist.counter_move(prev),
-            prev,
+            counter: hist.counter_move(prevs),
+            prevs,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -300,7 +300,7 @@ impl MovePicker {
                 continue;
             }
             self.list.as_mut_slice()[n] = m;
-            self.scores[n] = hist.quiet_score(side, moving_piece(pos, m), m, self.prev);
+            self.scores[n] = hist.quiet_score(side, moving_piece(pos, m), m, self.prevs);
             n += 1;
         }
         self.list.truncate(n);
@@ -327,7 +327,7 @@ impl MovePicker {
             } else if Some(m) == self.counter {
                 KILLER
             } else {
-                hist.quiet_score(side, moving_piece(pos, m), m, self.prev)
+                hist.quiet_score(side, moving_piece(pos, m), m, self.prevs)
             };
         }
     }

@@ -6,8 +6,8 @@
 
 use super::*;
 use crate::board::notation::{parse_move, setup_fen, Notation, Setup};
-use crate::board::{PieceKind, RuleSet, Square, NUM_SQUARES};
-use crate::search::ordering::is_bad_capture;
+use crate::board::{Piece, PieceKind, RuleSet, Square, NUM_SQUARES};
+use crate::search::ordering::{is_bad_capture, Prevs};
 use crate::util::rng::Rng;
 use std::cmp::Reverse;
 
@@ -77,7 +77,7 @@ fn any_move(rng: &mut Rng) -> Move {
 /// Histories as a search leaves them: quiet moves rewarded and punished
 /// after random previous moves, killers and counter moves set, some of
 /// them legal here and some not (captures here, passes, other positions').
-fn random_history(rng: &mut Rng, pos: &Position, ply: usize) -> (History, Option<(Piece, Move)>) {
+fn random_history(rng: &mut Rng, pos: &Position, ply: usize) -> (History, Prevs) {
     let mut hist = History::new();
     let moves = legal(pos);
     let pick = |rng: &mut Rng| {
@@ -91,7 +91,8 @@ fn random_history(rng: &mut Rng, pos: &Position, ply: usize) -> (History, Option
         let color = crate::board::Color::ALL[rng.below(2)];
         Piece::new(color, PieceKind::ALL[rng.below(PieceKind::ALL.len())])
     };
-    let prev = (rng.below(4) != 0).then(|| (prev_piece(rng), any_move(rng)));
+    let earlier = |rng: &mut Rng| (rng.below(4) != 0).then(|| (prev_piece(rng), any_move(rng)));
+    let prev = [earlier(rng), earlier(rng)];
     for _ in 0..rng.below(60) {
         let best = pick(rng);
         let tried: Vec<(Piece, Move)> = (0..rng.below(8))
@@ -100,7 +101,7 @@ fn random_history(rng: &mut Rng, pos: &Position, ply: usize) -> (History, Option
         let p = if rng.below(2) == 0 {
             prev
         } else {
-            Some((prev_piece(rng), any_move(rng)))
+            [earlier(rng), earlier(rng)]
         };
         let depth = 1 + rng.below(12) as i32;
         hist.update_quiet(
@@ -126,7 +127,7 @@ fn oracle(
     tt: Option<Move>,
     hist: &History,
     ply: usize,
-    prev: Option<(Piece, Move)>,
+    prev: Prevs,
 ) -> Vec<(Move, i32)> {
     let side = pos.side_to_move().index();
     let killers = hist.killers[ply];
@@ -168,7 +169,7 @@ fn run(
     tt: Option<Move>,
     hist: &History,
     ply: usize,
-    prev: Option<(Piece, Move)>,
+    prev: Prevs,
     skip_at: Option<usize>,
 ) -> Vec<(Move, i32)> {
     let mut picker = MovePicker::new(pos, tt, hist, ply, prev);
@@ -288,7 +289,7 @@ fn skipping_quiet_moves_keeps_the_pass_that_accepts_a_bikjang() {
     assert!(pos.bikjang());
     let hist = History::new();
     for at in [0, 1, 2] {
-        let got = run(&pos, None, &hist, 0, None, Some(at));
+        let got = run(&pos, None, &hist, 0, [None, None], Some(at));
         assert!(
             got.iter().any(|&(m, _)| m.is_pass()),
             "skip after {at}: the pass is missing"

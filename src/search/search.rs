@@ -9,7 +9,7 @@
 use super::correction::Slots;
 use super::eval::piece_value;
 use super::margins::{self as m, LmrTable, Margins};
-use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker};
+use super::ordering::{capture_victim, is_bad_capture, moving_piece, History, Picker, Prevs};
 use super::picker::MovePicker;
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
@@ -258,6 +258,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The moves one and two plies back, for the continuation history.
+    #[inline]
+    fn prevs(&self, ply: usize) -> Prevs {
+        let two_back = if ply >= 2 {
+            self.stack[ply - 2].moved
+        } else {
+            None
+        };
+        [self.prev_move(ply), two_back]
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         let child_len = self.pv_len[ply + 1];
         let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -411,8 +422,8 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let prev = self.prev_move(ply);
-        let mut picker = MovePicker::new(&self.pos, tt_move, self.hist, ply, prev);
+        let prevs = self.prevs(ply);
+        let mut picker = MovePicker::new(&self.pos, tt_move, self.hist, ply, prevs);
         if !picker.has_moves() {
             return -MATE + ply as i32;
         }
@@ -463,7 +474,7 @@ impl<'a> Searcher<'a> {
                     && self.uses(Ablation::Futility);
                 let unpromising = lmr_depth < 3
                     && self.uses(Ablation::HistoryPruning)
-                    && self.hist.cont_score(piece, m, prev) < 0;
+                    && self.hist.cont_unpromising(piece, m, prevs);
                 // A quiet move that loses more by the exchange test than a
                 // margin growing with its depth. The pass loses nothing, so
                 // this never prunes it (bikjang may hang on it).
@@ -563,7 +574,7 @@ impl<'a> Searcher<'a> {
                     r += cut as i32;
                     r -= gives_check as i32;
                     if quiet {
-                        let h = self.hist.quiet_score(side, piece, m, prev);
+                        let h = self.hist.quiet_score(side, piece, m, prevs);
                         r -= (h / self.margin(m::HIST_DIV).max(1)).clamp(-2, 2);
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -599,7 +610,7 @@ impl<'a> Searcher<'a> {
                                 depth,
                                 (piece, m),
                                 &quiets[..n_quiets],
-                                prev,
+                                prevs,
                             );
                         }
                         break;
