@@ -259,7 +259,7 @@ fn from_args(a: SpsaArgs) -> Result<Spsa, String> {
     let log = log.ok_or("--log FILE is required (it is also what a run resumes from)")?;
     let chosen: Vec<&'static Tunable> = match names {
         None => (0..TUNABLES.len())
-            .filter(|i| !margins::SWITCHES.contains(i))
+            .filter(|&i| margins::tuned_by_default(i))
             .map(|i| &TUNABLES[i])
             .collect(),
         Some(list) => {
@@ -740,6 +740,8 @@ mod tests {
         let s = parse(&args("--engine cmd=x --iterations 10 --nodes 100 --log l")).unwrap();
         let names: Vec<&str> = s.params.iter().map(|p| p.def.name).collect();
         assert!(!names.contains(&"SingularDepth"), "{names:?}");
+        // It scales the margins tuned beside it.
+        assert!(!names.contains(&"MarginScale"), "{names:?}");
         // On by default, so its weight is a margin like the others.
         assert!(names.contains(&"CorrWeight"), "{names:?}");
         assert!(names.contains(&"RfpMargin"), "{names:?}");

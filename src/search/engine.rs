@@ -156,7 +156,8 @@ impl Engine {
             soft_node_limit: limits.soft_nodes.unwrap_or(u64::MAX),
             ablation: self.settings.ablation,
             net: self.settings.eval.network(),
-            margins: self.settings.margins,
+            // `MarginScale` applied once a search, not at every read.
+            margins: self.settings.margins.in_force(),
             lmr: &self.lmr,
         };
         let opts = IterationOptions {

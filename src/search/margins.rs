@@ -82,12 +82,39 @@ margins! {
     /// Singular extensions with multi-cut: the least depth they are tried
     /// at (0, the default until an SPRT says otherwise, switches them off).
     SINGULAR_DEPTH = "SingularDepth", 0, 0, 16, 1.0;
+    /// The centipawn margins (`SCALED`) in percent of their values: they
+    /// were set on the classical evaluation's scale (a chariot ~669), the
+    /// net values a chariot ~477, so 71 puts them on the net's. 100, the
+    /// default, leaves them as they are.
+    MARGIN_SCALE = "MarginScale", 100, 25, 200, 5.0;
 }
+
+/// The margins measured in the evaluation's centipawns, which
+/// `MarginScale` scales. The exchange-test margins are not among them:
+/// they are measured against the exchange test's own piece values (the
+/// classical table's), whatever evaluates. Depths, move counts and the
+/// reduction divisors are not centipawns either.
+pub const SCALED: [usize; 7] = [
+    RFP,
+    FUTILITY_BASE,
+    FUTILITY_DEPTH,
+    NMP_EVAL_DIV,
+    PROBCUT,
+    ASPIRATION,
+    QS_DELTA,
+];
 
 /// The feature switches among the margins that are off (0) by default:
 /// tuned only when asked for by name, since a perturbation off 0 switches
 /// the feature on.
 pub const SWITCHES: [usize; 1] = [SINGULAR_DEPTH];
+
+/// Whether `janggun spsa` tunes margin `i` when no margins are named: not
+/// the switches, nor `MarginScale`, which moves the margins it would be
+/// tuned beside.
+pub fn tuned_by_default(i: usize) -> bool {
+    !SWITCHES.contains(&i) && i != MARGIN_SCALE
+}
 
 /// The index of the margin called `name` (any case), if there is one.
 pub fn index_of(name: &str) -> Option<usize> {
@@ -114,6 +141,20 @@ impl Margins {
     #[inline]
     pub fn get(&self, i: usize) -> i32 {
         self.0[i]
+    }
+
+    /// The values the search reads: the centipawn margins times
+    /// `MarginScale` percent, rounded to the nearest (half away from 0);
+    /// at 100, these values.
+    pub fn in_force(&self) -> Margins {
+        let scale = i64::from(self.0[MARGIN_SCALE]);
+        let mut out = *self;
+        for &i in &SCALED {
+            let v = i64::from(self.0[i]) * scale;
+            // Within i32: |v| <= i32::MAX * 200, and / 100 then rounds.
+            out.0[i] = ((v + 50 * v.signum()) / 100) as i32;
+        }
+        out
     }
 }
 
@@ -157,11 +198,57 @@ mod tests {
 
     #[test]
     fn indices_follow_the_rows() {
-        assert_eq!(COUNT, 15);
+        assert_eq!(COUNT, 16);
         assert_eq!(TUNABLES[RFP].name, "RfpMargin");
         assert_eq!(TUNABLES[LMR_DIV].name, "LmrDivisor");
         assert_eq!(TUNABLES[SINGULAR_DEPTH].name, "SingularDepth");
-        assert_eq!(SINGULAR_DEPTH, COUNT - 1);
+        assert_eq!(TUNABLES[MARGIN_SCALE].name, "MarginScale");
+        assert_eq!(MARGIN_SCALE, COUNT - 1);
+    }
+
+    #[test]
+    fn the_scale_moves_the_centipawn_margins_only() {
+        let defaults = Margins::default();
+        assert_eq!(defaults.get(MARGIN_SCALE), 100);
+        assert_eq!(defaults.in_force(), defaults);
+        let mut m = defaults;
+        m.0[MARGIN_SCALE] = 71;
+        let scaled = m.in_force();
+        for (i, t) in TUNABLES.iter().enumerate() {
+            let want = if SCALED.contains(&i) {
+                // Rounded to the nearest: 130 * 0.71 = 92.3, 25 * 0.71 = 17.75.
+                (f64::from(defaults.get(i) * 71) / 100.0).round() as i32
+            } else {
+                m.get(i)
+            };
+            assert_eq!(scaled.get(i), want, "{}", t.name);
+        }
+        assert_eq!(scaled.get(RFP), 92);
+        assert_eq!(scaled.get(ASPIRATION), 18);
+        assert_eq!(scaled.get(SEE_QUIET), defaults.get(SEE_QUIET));
+        assert_eq!(scaled.get(LMR_DIV), defaults.get(LMR_DIV));
+        // The extremes of the option's bounds, on the extremes of theirs.
+        for scale in [TUNABLES[MARGIN_SCALE].min, TUNABLES[MARGIN_SCALE].max] {
+            let mut m = defaults;
+            m.0[MARGIN_SCALE] = scale;
+            for &i in &SCALED {
+                m.0[i] = TUNABLES[i].max;
+                let v = m.in_force().get(i);
+                assert_eq!(v, (TUNABLES[i].max * scale + 50) / 100);
+                assert!(v > 0, "{}", TUNABLES[i].name);
+            }
+        }
+    }
+
+    #[test]
+    fn spsa_leaves_the_scale_and_the_switches_alone_by_default() {
+        assert!(!tuned_by_default(MARGIN_SCALE));
+        assert!(!tuned_by_default(SINGULAR_DEPTH));
+        assert!(tuned_by_default(RFP));
+        assert_eq!(
+            (0..COUNT).filter(|&i| tuned_by_default(i)).count(),
+            COUNT - 2
+        );
     }
 
     #[test]
