@@ -309,11 +309,12 @@ fn experimental_margins_change_the_tree_and_keep_decided_scores() {
     use janggun::search::margins::{Margins, CORR_WEIGHT, SINGULAR_DEPTH};
     let defaults = Margins::default();
     // Correction history passed its SPRT at a clock; singular extensions
-    // stay off until theirs does.
+    // are on from depth 7, as in Fairy-Stockfish.
     assert_eq!(defaults.get(CORR_WEIGHT), 100);
-    assert_eq!(defaults.get(SINGULAR_DEPTH), 0);
+    assert_eq!(defaults.get(SINGULAR_DEPTH), 7);
     let mut bare = defaults;
     bare.0[CORR_WEIGHT] = 0;
+    bare.0[SINGULAR_DEPTH] = 0;
     let search = |engine: &mut Engine, fen: &str, d: u32| {
         let pos = Position::from_fen(fen, RuleSet::Janggi).expect("valid FEN");
         engine.search(&pos, &depth(d), &Control::new(), &mut |_| {})

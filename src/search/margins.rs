@@ -80,13 +80,13 @@ margins! {
     /// applied). 100 passed an SPRT at 2+0.02 against 0 (docs/RESULTS.md).
     CORR_WEIGHT = "CorrWeight", 100, 0, 200, 10.0;
     /// Singular extensions with multi-cut: the least depth they are tried
-    /// at (0, the default until an SPRT says otherwise, switches them off).
-    SINGULAR_DEPTH = "SingularDepth", 0, 0, 16, 1.0;
+    /// at (Fairy-Stockfish's 7; 0 switches them off).
+    SINGULAR_DEPTH = "SingularDepth", 7, 0, 16, 1.0;
 }
 
-/// The feature switches among the margins that are off (0) by default:
-/// tuned only when asked for by name, since a perturbation off 0 switches
-/// the feature on.
+/// The feature switches among the margins (0 switches the feature off):
+/// tuned only when asked for by name, since a perturbation to or from 0
+/// switches the feature.
 pub const SWITCHES: [usize; 1] = [SINGULAR_DEPTH];
 
 /// The index of the margin called `name` (any case), if there is one.

@@ -24,6 +24,7 @@ pub mod score;
 #[allow(clippy::module_inception)]
 pub mod search;
 pub mod see;
+pub mod singular;
 pub mod skill;
 pub mod time;
 pub mod tt;

@@ -14,6 +14,7 @@ use super::picker::MovePicker;
 use super::score::MAX_PLY;
 use super::score::{INF, MATE, WIN_BOUND};
 use super::see::see_ge;
+use super::singular;
 use super::time::TimeManager;
 use super::tt::{TranspositionTable, TtHit};
 use super::{Ablation, Bound, Control};
@@ -61,6 +62,8 @@ pub(super) struct Frame {
     eval: i32,
     /// The move a singular-extension search leaves out at this ply.
     excluded: Option<Move>,
+    /// Double singular extensions on the path to this node.
+    double_extensions: u8,
     /// The move made from this ply, with its piece.
     pub(super) moved: Option<(Piece, Move)>,
 }
@@ -306,6 +309,9 @@ impl<'a> Searcher<'a> {
         // are no answer to it, and its result must not overwrite the entry;
         // the static evaluation it keeps still holds.
         let excluded = self.stack[ply].excluded;
+        // The children inherit the path's double extensions (the null move
+        // and ProbCut's captures included) until a move here adds one.
+        self.stack[ply + 1].double_extensions = self.stack[ply].double_extensions;
         let probed = self.shared.tt.probe(key);
         let tt = probed.filter(|_| excluded.is_none());
         let tt_move = tt.and_then(|t| t.mv);
@@ -507,12 +513,13 @@ impl<'a> Searcher<'a> {
             let mut ext = (gives_check
                 && ply < 2 * self.root_depth as usize
                 && see_ge(&self.pos, m, 0)) as i32;
-            // Singular extension: when every other move falls well short of
-            // the table move's score, the table move is the position's only
-            // move and gets a ply more. A decided table score (mate, or a
-            // rule ending: the count, bikjang, the move limit, perpetual
-            // check) is no bound to measure the others against. The table
-            // move may be the pass.
+            // Singular extension, in Fairy-Stockfish's form: when every
+            // other move falls well short of the table move's score, the
+            // table move is the position's only move and gets a ply more
+            // (two, far short, a few times a path). A decided table score
+            // (mate, or a rule ending: the count, bikjang, the move limit,
+            // perpetual check) is no bound to measure the others against.
+            // The table move may be the pass.
             if let Some(t) = tt.filter(|t| {
                 se_depth > 0
                     && Some(m) == t.mv
@@ -523,23 +530,32 @@ impl<'a> Searcher<'a> {
                     && ply < 2 * self.root_depth as usize
             }) {
                 let tt_score = from_tt(t.score, ply);
-                let s_beta = tt_score - 2 * depth;
-                self.stack[ply].excluded = Some(m);
-                let v = self.search(s_beta - 1, s_beta, (depth - 1) / 2, ply, cut);
-                self.stack[ply].excluded = None;
+                let s_beta = tt_score - singular::MARGIN * depth;
+                let v = self.search_without(m, s_beta, (depth - 1) / 2, ply, cut);
                 if self.aborted() {
                     return 0;
                 }
                 if v < s_beta {
-                    ext = 1;
+                    let doubles = self.stack[ply].double_extensions;
+                    ext = ext.max(singular::extension(v, s_beta, pv_node, doubles));
                 } else if s_beta >= beta {
                     // Multi-cut: another move beats beta too.
                     return s_beta;
                 } else if tt_score >= beta {
-                    // Not singular, and it already beat beta: spend less.
-                    ext = -1;
+                    // The table move beats beta but is not singular: if
+                    // another move also beats beta at a shallower depth,
+                    // the node is a cut without searching either deeply.
+                    let v = self.search_without(m, beta, (depth + 3) / 2, ply, cut);
+                    if self.aborted() {
+                        return 0;
+                    }
+                    if v >= beta {
+                        return beta;
+                    }
                 }
             }
+            self.stack[ply + 1].double_extensions =
+                self.stack[ply].double_extensions + (ext >= 2) as u8;
             self.stack[ply].moved = Some((piece, m));
             self.make_giving_check(m, gives_check);
             self.shared.tt.prefetch(self.pos.key());
@@ -652,6 +668,17 @@ impl<'a> Searcher<'a> {
             bound,
         );
         best
+    }
+
+    /// A null-window search of this node at `depth` against `beta`,
+    /// every move but `m` (the table move) searched: how well the position
+    /// does without it. Neither the table nor the correction history learns
+    /// from it (`search` checks `excluded`).
+    fn search_without(&mut self, m: Move, beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
+        self.stack[ply].excluded = Some(m);
+        let v = self.search(beta - 1, beta, depth, ply, cut);
+        self.stack[ply].excluded = None;
+        v
     }
 
     /// Tries winning captures against `pc_beta`: a quiescence search first,
@@ -817,3 +844,7 @@ impl<'a> Searcher<'a> {
         best
     }
 }
+
+#[cfg(test)]
+#[path = "singular_tests.rs"]
+mod singular_tests;
