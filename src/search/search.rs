@@ -767,15 +767,40 @@ impl<'a> Searcher<'a> {
             picker = Picker::new(&self.pos, tt_move, legal_captures);
         }
         let mut best_move = None;
+        // A recapture on the point the last move went to settles the
+        // exchange under way: it is never pruned by count or futility.
+        let recapture_on = ply
+            .checked_sub(1)
+            .and_then(|p| self.stack[p].moved)
+            .map(|(_, m)| m.to());
+        let mut tried = 0;
         while let Some((m, _)) = picker.pick() {
+            tried += 1;
             if !in_check {
-                let victim = capture_victim(&self.pos, m).map_or(0, piece_value);
-                if stand + victim + self.margin(m::QS_DELTA) <= alpha {
-                    continue;
+                let spared = m.is_pass() || Some(m.to()) == recapture_on || self.pos.gives_check(m);
+                if !spared && best > -WIN_BOUND {
+                    // After the first two captures (the best by MVV-LVA),
+                    // the rest rarely change the score.
+                    if tried > 2 {
+                        continue;
+                    }
+                    // Futility by the victim: even winning it cannot lift
+                    // the score to alpha.
+                    let futile = stand
+                        + capture_victim(&self.pos, m).map_or(0, piece_value)
+                        + self.margin(m::QS_DELTA);
+                    if futile <= alpha {
+                        best = best.max(futile);
+                        continue;
+                    }
                 }
                 if !see_ge(&self.pos, m, 0) {
                     continue;
                 }
+            } else if best > -WIN_BOUND && !m.is_pass() && !see_ge(&self.pos, m, 0) {
+                // One evasion has shown the side is not mated: the
+                // evasions that lose material by the exchange test wait.
+                continue;
             }
             self.stack[ply].moved = Some((moving_piece(&self.pos, m), m));
             self.make(m);
