@@ -33,38 +33,32 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 
 # name  dev  base  bounds  clock [the dev engine's options], every patch by a
 # commit that main keeps reachable (the -s ours merges cd4dcd1, f1cb4b8,
-# b49c7d0, 5256830 and the one after): branches live on one machine only, and a new machine
-# once had none of them (the clock test's first commit, 3e43ef3, was lost
-# that way and made again as 84ad831, the same cherry-pick with the same
-# Bench). The order is the screens' (docs/RESULTS.md): the history bonus
-# first (a technique, +9.7 at 5000 nodes, which decides sooner than a level
-# fix; its clock test is d6631d4 cherry-picked onto main, d83910b against
-# 3776760, as improving's), then `improving`, whose screen passed too (+12.1 at 5000 nodes,
-# 9c4d9df against 23983d3) and whose clock test is the same patch on main
-# with the gen3 net (84ad831 against 3776760); quiescence pruning (H0 at
-# 5000 nodes) last. The table's patch sits before the cheaper nodes
-# (abca6a6), against bacd0a4 (the same search as its parent); it and the
-# decided scores' are the review's mends of 2026-12-07 (d5d928c on acad204,
-# 9d065ef on 5803413), whose earlier tests (1,016 games at the clock, 2,292
-# at 5000 nodes) stay in docs/runs under the old names and are not resumed.
-# Every other patch sits on 23983d3, whose search is main's (conthist on the
-# history patch d6631d4; ttcut, the histories learning from table cutoffs,
-# on 23983d3 too, so that it is measured alone). The margins on the net's
-# scale are one binary against itself, MarginScale 71 (percent) against 100.
+# b49c7d0, 5256830 and those after): branches live on one machine only, and
+# a new machine once had none of them (the clock test's first commit,
+# 3e43ef3, was lost that way and made again as 84ad831, the same
+# cherry-pick with the same Bench). The history bonus passed and is main's
+# 805652d. `improving` goes on as it began (84ad831 against 3776760, main's
+# engine before the bonus), its games kept. Every other patch was moved onto
+# 805652d on 2026-12-07 (eighth session: `git diff PARENT PATCH | git apply
+# -3`, conthist's imports merged by hand, ttcut's penalty by bonus()) and is
+# measured against it, so each against the current main; their earlier
+# commits (on 23983d3, d6631d4 and 1818cdc) and games stay reachable and
+# kept. The margins on the net's scale are one binary against itself,
+# MarginScale 71 (percent) against 100.
 queue() {
     echo "search-history d83910b 3776760 TECH 2+0.02"
     echo "search-improving 84ad831 3776760 FIX 2+0.02"
-    echo "search-tt d5d928c bacd0a4 FIX 2+0.02"
-    echo "search-decided 9d065ef 23983d3 FIX 2+0.02"
-    echo "search-ttcut ebaeaf4 23983d3 TECH 2+0.02"
-    echo "search-conthist f888948 d6631d4 TECH 2+0.02"
-    echo "search-lmr-count 4a221b8 23983d3 TECH 2+0.02"
-    echo "search-lmr-captures 872fe1e 23983d3 TECH 2+0.02"
-    echo "search-lmr-cutnode 110d04b 23983d3 TECH 2+0.02"
-    echo "search-lmr-ttcapture 58e0d75 23983d3 TECH 2+0.02"
-    echo "search-margins 0b20321 0b20321 TECH 2+0.02 option.MarginScale=71"
-    echo "search-singular a365247 23983d3 TECH 5+0.05"
-    echo "search-qs a302c97 23983d3 TECH 2+0.02"
+    echo "search-tt 0671b94 805652d FIX 2+0.02"
+    echo "search-decided 6d66108 805652d FIX 2+0.02"
+    echo "search-ttcut 0ab86ba 805652d TECH 2+0.02"
+    echo "search-conthist 6419f53 805652d TECH 2+0.02"
+    echo "search-lmr-count 6a982d1 805652d TECH 2+0.02"
+    echo "search-lmr-captures 2263348 805652d TECH 2+0.02"
+    echo "search-lmr-cutnode ffcb75f 805652d TECH 2+0.02"
+    echo "search-lmr-ttcapture 29fc138 805652d TECH 2+0.02"
+    echo "search-margins c00e462 c00e462 TECH 2+0.02 option.MarginScale=71"
+    echo "search-singular 5fee422 805652d TECH 5+0.05"
+    echo "search-qs f606064 805652d TECH 2+0.02"
 }
 
 SCREEN_NODES=${SCREEN_NODES:-5000}
