@@ -46,12 +46,14 @@ TECH="elo0=0 elo1=10 alpha=0.05 beta=0.1"
 # kept. The margins on the net's scale are one binary against itself,
 # MarginScale 71 (percent) against 100. The order is the screens' of the
 # moved patches (docs/RESULTS.md, eighth session): conthist passed its
-# screen (+16.2 at 5000 nodes) and comes first; those level so far follow,
-# the fixes among them after the techniques that led; those whose screens
-# reached H0 (lmr-captures, lmr-count) come last, after quiescence's.
+# screen (+16.2 at 5000 nodes) and comes first, then quiescence pruning,
+# which passed its screen in the eleventh session (+16.3); those level so
+# far follow, the fixes among them after the techniques that led; those
+# whose screens reached H0 (lmr-captures, lmr-count) come last.
 queue() {
     echo "search-history d83910b 3776760 TECH 2+0.02"
     echo "search-conthist 6419f53 805652d TECH 2+0.02"
+    echo "search-qs f606064 805652d TECH 2+0.02"
     echo "search-improving 84ad831 3776760 FIX 2+0.02"
     echo "search-ttcut 0ab86ba 805652d TECH 2+0.02"
     echo "search-margins c00e462 c00e462 TECH 2+0.02 option.MarginScale=71"
@@ -60,7 +62,6 @@ queue() {
     echo "search-lmr-cutnode ffcb75f 805652d TECH 2+0.02"
     echo "search-singular 5fee422 805652d TECH 5+0.05"
     echo "search-lmr-ttcapture 29fc138 805652d TECH 2+0.02"
-    echo "search-qs f606064 805652d TECH 2+0.02"
     echo "search-lmr-captures 2263348 805652d TECH 2+0.02"
     echo "search-lmr-count 6a982d1 805652d TECH 2+0.02"
 }
